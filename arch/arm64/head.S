@@ -1,0 +1,146 @@
+/*
+ * Kernel entry: the arm64 Image header, the drop from EL2 to EL1, and the
+ * MMU-on sequence that moves the boot CPU from wherever the loader put the
+ * image to the kernel's fixed virtual address.
+ *
+ * The boot protocol (Linux's Documentation/arch/arm64/booting.rst, which
+ * QEMU, U-Boot and the Raspberry Pi firmware follow): x0 = DTB physical
+ * address, MMU off, D-cache off, image cleaned to PoC, at EL2 or EL1.
+ * Nothing here assumes the load address: until the MMU is on, every
+ * address is formed PC-relative.
+ */
+#include <asm/asm.h>
+#include <asm/memory.h>
+#include <asm/sysreg.h>
+
+	.section ".head.text", "ax"
+ENTRY(_head)
+	b	primary_entry		/* code0 */
+	.long	0			/* code1 */
+	.quad	0			/* text_offset: any 4 KiB-aligned base */
+	.quad	_kernel_size_le		/* image_size, bss included (linker.ld) */
+	.quad	0xa			/* flags: LE, 4 KiB pages, anywhere in RAM */
+	.quad	0, 0, 0			/* res2..res4 */
+	.ascii	"ARM\x64"		/* magic */
+	.long	0			/* res5 */
+END(_head)
+
+ENTRY(primary_entry)
+	mov	x19, x0			/* DTB physical address */
+	bl	el2_setup		/* now at EL1; w0 = the EL we came in at */
+	mov	w20, w0
+	adr_l	x21, _head		/* physical load address of the image */
+	adr_l	x0, boot_stack_end
+	mov	sp, x0
+	mov	x0, x21
+	bl	early_map_kernel	/* C, MMU off: kernel + identity tables */
+	adr_l	x0, idmap_pg_dir
+	adr_l	x1, swapper_pg_dir
+	bl	__enable_mmu
+	ldr	x8, =primary_switched	/* the link-time (virtual) address */
+	br	x8
+END(primary_entry)
+
+	.text
+/* Runs at the kernel's virtual address with the MMU and caches on. */
+ENTRY(primary_switched)
+	adr_l	x0, boot_stack_end
+	mov	sp, x0
+	mov	x29, xzr		/* end of the frame chain for backtraces */
+	mov	x30, xzr
+	adr_l	x0, __bss_start
+	adr_l	x1, __bss_stop
+1:	cmp	x0, x1
+	b.hs	2f
+	stp	xzr, xzr, [x0], #16
+	b	1b
+2:	mov	x0, x19
+	mov	w1, w20
+	mov	x2, x21
+	bl	start_kernel
+	b	.			/* start_kernel does not return */
+END(primary_switched)
+
+/*
+ * Leave the CPU at EL1 with a known SCTLR_EL1 and FP/SIMD usable.
+ * From EL2: EL1 is AArch64, may use the physical timer and counter, sees
+ * the real MIDR/MPIDR, is not trapped for FP, and (GICv3) may use the
+ * ICC_* system registers. Returns the entry EL in w0. Clobbers x0, x1.
+ */
+	.section ".head.text", "ax"
+ENTRY(el2_setup)
+	mov_q	x1, SCTLR_EL1_MMU_OFF
+	msr	sctlr_el1, x1
+	mov	x1, #CPACR_EL1_FPEN
+	msr	cpacr_el1, x1
+	mrs	x0, CurrentEL
+	ubfx	x0, x0, #2, #2
+	cmp	x0, #2
+	b.eq	1f
+	isb
+	ret
+1:	mov_q	x1, HCR_EL2_RW
+	msr	hcr_el2, x1
+	mrs	x1, cnthctl_el2
+	orr	x1, x1, #(CNTHCTL_EL2_EL1PCTEN | CNTHCTL_EL2_EL1PCEN)
+	msr	cnthctl_el2, x1
+	msr	cntvoff_el2, xzr
+	mrs	x1, midr_el1
+	msr	vpidr_el2, x1
+	mrs	x1, mpidr_el1
+	msr	vmpidr_el2, x1
+	mov	x1, #CPTR_EL2_RES1
+	msr	cptr_el2, x1
+	msr	hstr_el2, xzr
+	msr	vttbr_el2, xzr
+	mrs	x1, id_aa64pfr0_el1	/* GIC field: system registers? */
+	ubfx	x1, x1, #24, #4
+	cbz	x1, 2f
+	mrs	x1, S3_4_C12_C9_5	/* ICC_SRE_EL2 */
+	mov	x0, #(ICC_SRE_EL2_SRE | ICC_SRE_EL2_ENABLE)
+	orr	x1, x1, x0
+	msr	S3_4_C12_C9_5, x1
+	isb
+2:	mov	x0, #2
+	mov	x1, #SPSR_EL1H_DAIF
+	msr	spsr_el2, x1
+	msr	elr_el2, x30
+	eret
+END(el2_setup)
+
+/*
+ * Turn the MMU on. x0 = identity map (TTBR0), x1 = kernel tables (TTBR1),
+ * both physical. Must run from the identity map; returns there.
+ */
+ENTRY(__enable_mmu)
+	mov_q	x2, MAIR_EL1_VALUE
+	msr	mair_el1, x2
+	mov_q	x2, TCR_EL1_VALUE
+	mrs	x3, id_aa64mmfr0_el1	/* PARange -> IPS, at most 48 bits */
+	ubfx	x3, x3, #0, #4
+	cmp	x3, #5
+	mov	x4, #5
+	csel	x3, x4, x3, hi
+	bfi	x2, x3, #TCR_IPS_SHIFT, #3
+	msr	tcr_el1, x2
+	msr	ttbr0_el1, x0
+	msr	ttbr1_el1, x1
+	isb
+	tlbi	vmalle1
+	dsb	nsh
+	isb
+	mov_q	x2, SCTLR_EL1_MMU_ON
+	msr	sctlr_el1, x2
+	isb
+	ic	iallu			/* drop instructions fetched MMU-off */
+	dsb	nsh
+	isb
+	ret
+END(__enable_mmu)
+
+	.bss
+	.balign	16
+boot_stack:
+	.space	16384
+	.globl	boot_stack_end
+boot_stack_end:

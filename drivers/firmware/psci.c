@@ -1,0 +1,121 @@
+/*
+ * PSCI firmware driver: finds the conduit (hvc or smc) and function IDs
+ * from the /psci node, reads the version, and offers CPU_ON, CPU_OFF,
+ * AFFINITY_INFO and SYSTEM_OFF. PSCI 0.1 (compatible "arm,psci" only)
+ * has no fixed IDs and no SYSTEM_OFF: its IDs come from the node.
+ */
+#define pr_fmt(fmt) "psci: " fmt
+#include <asm/smccc.h>
+#include <kernel/board.h>
+#include <kernel/devicetree.h>
+#include <kernel/panic.h>
+#include <kernel/printk.h>
+#include <kernel/psci.h>
+#include <libfdt.h>
+#include <lib/errno.h>
+#include <lib/fdt.h>
+#include <string.h>
+
+#define PSCI_0_2_FN_VERSION 0x84000000
+#define PSCI_0_2_FN_CPU_OFF 0x84000002
+#define PSCI_0_2_FN64_CPU_ON 0xc4000003
+#define PSCI_0_2_FN64_AFFINITY_INFO 0xc4000004
+#define PSCI_0_2_FN_SYSTEM_OFF 0x84000008
+
+static struct {
+	smccc_fn invoke;
+	u32 cpu_on, cpu_off, affinity_info, system_off; /* 0: absent */
+} psci;
+
+bool psci_available(void)
+{
+	return psci.invoke != NULL;
+}
+
+const char *psci_error_name(int err)
+{
+	static const char *const names[] = {
+		"SUCCESS",	    "NOT_SUPPORTED", "INVALID_PARAMS",
+		"DENIED",	    "ALREADY_ON",    "ON_PENDING",
+		"INTERNAL_FAILURE", "NOT_PRESENT",   "DISABLED",
+		"INVALID_ADDRESS",
+	};
+
+	if (err > 0 || -err >= (int)ARRAY_SIZE(names))
+		return "UNKNOWN";
+	return names[-err];
+}
+
+static int psci_call(u32 fn, u64 a1, u64 a2, u64 a3)
+{
+	if (!psci.invoke || !fn)
+		return PSCI_RET_NOT_SUPPORTED;
+	return (int)psci.invoke(fn, a1, a2, a3);
+}
+
+int psci_cpu_on(u64 mpidr, phys_addr_t entry, u64 context)
+{
+	return psci_call(psci.cpu_on, mpidr, entry, context);
+}
+
+int psci_cpu_off(void)
+{
+	return psci_call(psci.cpu_off, 0, 0, 0);
+}
+
+int psci_affinity_info(u64 mpidr)
+{
+	return psci_call(psci.affinity_info, mpidr, 0, 0);
+}
+
+static void psci_system_off(void)
+{
+	int err = psci_call(psci.system_off, 0, 0, 0);
+
+	pr_emerg("SYSTEM_OFF returned %d (%s)\n", err, psci_error_name(err));
+}
+
+/* PSCI 0.1: each function's ID is a property of the node. */
+static void read_v01_ids(int node)
+{
+	const void *fdt = initial_boot_params;
+
+	fdt_read_u32(fdt, node, "cpu_on", &psci.cpu_on);
+	fdt_read_u32(fdt, node, "cpu_off", &psci.cpu_off);
+}
+
+static int psci_probe(const struct dt_device *dev)
+{
+	const char *method =
+		fdt_read_string(initial_boot_params, dev->node, "method");
+	u32 ver;
+
+	if (method && !strcmp(method, "hvc")) {
+		psci.invoke = arm_smccc_hvc;
+	} else if (method && !strcmp(method, "smc")) {
+		psci.invoke = arm_smccc_smc;
+	} else {
+		pr_err("unknown conduit method '%s'\n", method ? method : "");
+		return -EINVAL;
+	}
+	if (fdt_node_check_compatible(initial_boot_params, dev->node,
+				      "arm,psci-0.2") &&
+	    fdt_node_check_compatible(initial_boot_params, dev->node,
+				      "arm,psci-1.0")) {
+		read_v01_ids(dev->node);
+		board.psci.version = 1; /* 0.1 */
+		return 0;
+	}
+	ver = psci_call(PSCI_0_2_FN_VERSION, 0, 0, 0);
+	board.psci.version = ver;
+	psci.cpu_on = PSCI_0_2_FN64_CPU_ON;
+	psci.cpu_off = PSCI_0_2_FN_CPU_OFF;
+	psci.affinity_info = PSCI_0_2_FN64_AFFINITY_INFO;
+	psci.system_off = PSCI_0_2_FN_SYSTEM_OFF;
+	pm_power_off = psci_system_off;
+	return 0;
+}
+
+static const char *const psci_compat[] = {"arm,psci-1.0", "arm,psci-0.2",
+					  "arm,psci", NULL};
+DT_DRIVER(psci, DT_CLASS_FIRMWARE, psci_compat, psci_probe);

@@ -1,0 +1,33 @@
+/*
+ * PSCI, the Arm Power State Coordination Interface: the firmware calls
+ * that turn CPUs on and off and the system off. These are the only
+ * functions that issue those calls, so a debugger can break on them.
+ */
+#ifndef KERNEL_PSCI_H
+#define KERNEL_PSCI_H
+
+#include <lib/types.h>
+
+#define PSCI_RET_SUCCESS 0
+#define PSCI_RET_NOT_SUPPORTED -1
+#define PSCI_RET_INVALID_PARAMS -2
+#define PSCI_RET_DENIED -3
+#define PSCI_RET_ALREADY_ON -4
+#define PSCI_RET_ON_PENDING -5
+#define PSCI_RET_INTERNAL_FAILURE -6
+#define PSCI_RET_NOT_PRESENT -7
+#define PSCI_RET_DISABLED -8
+#define PSCI_RET_INVALID_ADDRESS -9
+
+#define PSCI_AFFINITY_ON 0
+#define PSCI_AFFINITY_OFF 1
+#define PSCI_AFFINITY_ON_PENDING 2
+
+bool psci_available(void);
+int psci_cpu_on(u64 mpidr, phys_addr_t entry, u64 context);
+/* Powers the calling CPU off; returns only if the firmware refused. */
+int psci_cpu_off(void);
+int psci_affinity_info(u64 mpidr);
+const char *psci_error_name(int err);
+
+#endif

@@ -1,0 +1,268 @@
+/*
+ * board_init(): reads the board description out of the device tree.
+ * Missing optional parts (PSCI, a timer node) are recorded as absent;
+ * what the kernel cannot run without (memory, a CPU) fails the boot.
+ */
+#define pr_fmt(fmt) "board: " fmt
+#include <kernel/board.h>
+#include <kernel/printk.h>
+#include <libfdt.h>
+#include <lib/errno.h>
+#include <lib/fdt.h>
+#include <lib/kernel.h>
+#include <string.h>
+
+struct board board;
+
+const char *enable_method_name(enum enable_method m)
+{
+	static const char *const names[] = {
+		[ENABLE_METHOD_NONE] = "none",
+		[ENABLE_METHOD_PSCI] = "psci",
+		[ENABLE_METHOD_SPIN_TABLE] = "spin-table",
+	};
+
+	return m < ARRAY_SIZE(names) ? names[m] : "?";
+}
+
+static void copy_string(char *dst, size_t len, const void *fdt, int node,
+			const char *prop)
+{
+	const char *s = node >= 0 ? fdt_read_string(fdt, node, prop) : NULL;
+
+	strlcpy(dst, s ? s : "", len);
+}
+
+static int read_memory(const void *fdt)
+{
+	struct fdt_range r[BOARD_MAX_MEM];
+	int n = fdt_memory_ranges(fdt, r, BOARD_MAX_MEM);
+
+	for (int i = 0; i < n; i++) {
+		board.mem[i].base = r[i].base;
+		board.mem[i].size = r[i].size;
+	}
+	board.nr_mem = n;
+	n = fdt_reserved_ranges(fdt, r, BOARD_MAX_RESERVED);
+	for (int i = 0; i < n; i++) {
+		board.reserved[i].base = r[i].base;
+		board.reserved[i].size = r[i].size;
+	}
+	board.nr_reserved = n;
+	if (!board.nr_mem) {
+		pr_emerg("device tree describes no memory\n");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static enum enable_method parse_method(const char *s)
+{
+	if (s && !strcmp(s, "psci"))
+		return ENABLE_METHOD_PSCI;
+	if (s && !strcmp(s, "spin-table"))
+		return ENABLE_METHOD_SPIN_TABLE;
+	return ENABLE_METHOD_NONE;
+}
+
+static void read_cpu(const void *fdt, int node, int ac)
+{
+	struct board_cpu *cpu = &board.cpus[board.nr_cpus];
+	u32 hi = 0, lo;
+
+	if (fdt_read_cell(fdt, node, "reg", 0, &lo) ||
+	    (ac == 2 && (hi = lo, fdt_read_cell(fdt, node, "reg", 1, &lo)))) {
+		pr_warn("%s: no usable reg, ignored\n",
+			fdt_get_name(fdt, node, NULL));
+		return;
+	}
+	board.nr_cpus_dt++;
+	if (board.nr_cpus == NR_CPUS)
+		return;
+	cpu->mpidr = (u64)hi << 32 | lo;
+	cpu->method = parse_method(fdt_read_string(fdt, node, "enable-method"));
+	cpu->release_addr = 0;
+	fdt_read_u64(fdt, node, "cpu-release-addr", &cpu->release_addr);
+	board.nr_cpus++;
+}
+
+static int read_cpus(const void *fdt)
+{
+	int cpus = fdt_path_offset(fdt, "/cpus"), node, ac;
+	const char *type;
+
+	if (cpus < 0) {
+		pr_emerg("device tree has no /cpus node\n");
+		return -EINVAL;
+	}
+	ac = fdt_address_cells(fdt, cpus);
+	fdt_for_each_subnode (node, fdt, cpus) {
+		type = fdt_read_string(fdt, node, "device_type");
+		if (type && !strcmp(type, "cpu"))
+			read_cpu(fdt, node, ac);
+	}
+	if (!board.nr_cpus) {
+		pr_emerg("device tree describes no CPU\n");
+		return -EINVAL;
+	}
+	if (board.nr_cpus_dt > board.nr_cpus)
+		pr_warn("%d CPUs described, only %d supported (NR_CPUS)\n",
+			board.nr_cpus_dt, board.nr_cpus);
+	return 0;
+}
+
+static void read_psci(const void *fdt)
+{
+	static const char *const compat[] = {"arm,psci-1.0", "arm,psci-0.2",
+					     "arm,psci", NULL};
+	int node = fdt_find_compatible(fdt, compat);
+
+	board.psci.present = node >= 0;
+	copy_string(board.psci.method, sizeof(board.psci.method), fdt, node,
+		    "method");
+	copy_string(board.psci.compatible, sizeof(board.psci.compatible), fdt,
+		    node, "compatible");
+}
+
+static void read_irqchip(const void *fdt)
+{
+	u32 phandle;
+	int node = -1;
+
+	if (!fdt_read_u32(fdt, 0, "interrupt-parent", &phandle))
+		node = fdt_node_offset_by_phandle(fdt, phandle);
+	board.irqchip.node = node;
+	copy_string(board.irqchip.compatible, sizeof(board.irqchip.compatible),
+		    fdt, node, "compatible");
+	board.irqchip.nr_reg = 0;
+	while (node >= 0 && board.irqchip.nr_reg < DT_MAX_REGS &&
+	       !fdt_read_reg(fdt, node, board.irqchip.nr_reg,
+			     &board.irqchip.reg[board.irqchip.nr_reg].base,
+			     &board.irqchip.reg[board.irqchip.nr_reg].size))
+		board.irqchip.nr_reg++;
+}
+
+/* #interrupt-cells of the controller node's interrupts go to. */
+static int interrupt_cells(const void *fdt, int node)
+{
+	u32 phandle, cells;
+
+	for (; node >= 0; node = fdt_parent_offset(fdt, node))
+		if (!fdt_read_u32(fdt, node, "interrupt-parent", &phandle))
+			break;
+	if (node < 0)
+		return -1;
+	node = fdt_node_offset_by_phandle(fdt, phandle);
+	if (node < 0 || fdt_read_u32(fdt, node, "#interrupt-cells", &cells) ||
+	    cells < 1 || cells > BOARD_MAX_IRQ_CELLS)
+		return -1;
+	return cells;
+}
+
+static void read_timer(const void *fdt)
+{
+	static const char *const compat[] = {"arm,armv8-timer",
+					     "arm,armv7-timer", NULL};
+	int node = fdt_find_compatible(fdt, compat), cells, i, c;
+	struct board_irq *irq;
+
+	board.timer.nr_irq = 0;
+	cells = node >= 0 ? interrupt_cells(fdt, node) : -1;
+	for (i = 0; cells > 0 && i < 4; i++) {
+		irq = &board.timer.irq[i];
+		for (c = 0; c < cells; c++)
+			if (fdt_read_cell(fdt, node, "interrupts",
+					  i * cells + c, &irq->cells[c]))
+				return;
+		irq->nr_cells = cells;
+		board.timer.nr_irq++;
+	}
+}
+
+static void read_uart(const void *fdt)
+{
+	int node = fdt_stdout_node(fdt);
+	u64 size;
+
+	board.uart.node = node;
+	copy_string(board.uart.compatible, sizeof(board.uart.compatible), fdt,
+		    node, "compatible");
+	if (node < 0 || fdt_read_reg(fdt, node, 0, &board.uart.base, &size))
+		board.uart.base = 0;
+	if (node >= 0)
+		fdt_get_path(fdt, node, board.stdout_path,
+			     sizeof(board.stdout_path));
+}
+
+int board_init(const void *fdt)
+{
+	int chosen = fdt_path_offset(fdt, "/chosen");
+	int err;
+
+	board.dtb_size = fdt_totalsize(fdt);
+	copy_string(board.model, sizeof(board.model), fdt, 0, "model");
+	copy_string(board.compatible, sizeof(board.compatible), fdt, 0,
+		    "compatible");
+	copy_string(board.bootargs, sizeof(board.bootargs), fdt, chosen,
+		    "bootargs");
+	err = read_memory(fdt);
+	if (!err)
+		err = read_cpus(fdt);
+	if (err)
+		return err;
+	read_psci(fdt);
+	read_irqchip(fdt);
+	read_timer(fdt);
+	read_uart(fdt);
+	return 0;
+}
+
+static void print_irq(const struct board_irq *irq)
+{
+	pr_cont(" <");
+	for (int c = 0; c < irq->nr_cells; c++)
+		pr_cont("%s%u", c ? " " : "", irq->cells[c]);
+	pr_cont(">");
+}
+
+void board_print(void)
+{
+	int i;
+
+	pr_info("model: %s (%s)\n", board.model, board.compatible);
+	for (i = 0; i < board.nr_mem; i++)
+		pr_info("memory: %#010llx-%#010llx\n",
+			(unsigned long long)board.mem[i].base,
+			(unsigned long long)(board.mem[i].base +
+					     board.mem[i].size - 1));
+	for (i = 0; i < board.nr_reserved; i++)
+		pr_info("reserved: %#010llx-%#010llx\n",
+			(unsigned long long)board.reserved[i].base,
+			(unsigned long long)(board.reserved[i].base +
+					     board.reserved[i].size - 1));
+	for (i = 0; i < board.nr_cpus; i++) {
+		pr_info("cpu%d: mpidr %#llx enable-method %s", i,
+			(unsigned long long)board.cpus[i].mpidr,
+			enable_method_name(board.cpus[i].method));
+		if (board.cpus[i].method == ENABLE_METHOD_SPIN_TABLE)
+			pr_cont(" release-addr %#llx",
+				(unsigned long long)board.cpus[i].release_addr);
+		pr_cont("\n");
+	}
+	pr_info("psci: %s, method %s\n",
+		board.psci.present ? board.psci.compatible : "absent",
+		board.psci.present ? board.psci.method : "-");
+	pr_info("interrupt controller: %s", board.irqchip.compatible);
+	for (i = 0; i < board.irqchip.nr_reg; i++)
+		pr_cont(" %#llx",
+			(unsigned long long)board.irqchip.reg[i].base);
+	pr_cont("\n");
+	pr_info("timer interrupts:");
+	for (i = 0; i < board.timer.nr_irq; i++)
+		print_irq(&board.timer.irq[i]);
+	pr_cont("\n");
+	pr_info("uart: %s at %#llx (%s)\n", board.uart.compatible,
+		(unsigned long long)board.uart.base, board.stdout_path);
+	pr_info("dtb: %#llx, %u bytes\n", (unsigned long long)board.dtb_pa,
+		board.dtb_size);
+}

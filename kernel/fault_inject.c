@@ -1,0 +1,72 @@
+/*
+ * Deliberate faults chosen with fault=WHAT on the command line, so tests
+ * can check both that the MMU enforces the kernel's permissions and what
+ * the kernel prints when it dies.
+ */
+#define pr_fmt(fmt) "fault: " fmt
+#include <kernel/panic.h>
+#include <kernel/printk.h>
+#include <string.h>
+
+static const int fault_rodata_target = 42;
+static u32 fault_data_target[4] = {0xd4200000}; /* brk #0, never run */
+
+/* Hide where a pointer came from, so the compiler emits the access. */
+static void *launder(const void *p)
+{
+	void *q;
+
+	__asm__ __volatile__("mov %0, %1" : "=r"(q) : "r"(p));
+	return q;
+}
+
+static noinline void fault_write_rodata(void)
+{
+	*(volatile int *)launder(&fault_rodata_target) = 1;
+}
+
+static noinline void fault_write_text(void)
+{
+	*(volatile u32 *)launder(fault_write_text) = 0;
+}
+
+static noinline void fault_exec_data(void)
+{
+	((void (*)(void))launder(fault_data_target))();
+}
+
+static noinline void fault_read_null(void)
+{
+	pr_info("read %d\n", *(volatile int *)launder(NULL));
+}
+
+static noinline void fault_undef(void)
+{
+	__asm__ __volatile__("udf #0");
+}
+
+static const struct {
+	const char *name;
+	void (*fn)(void);
+} faults[] = {
+	{"rodata", fault_write_rodata}, {"text", fault_write_text},
+	{"exec", fault_exec_data},	{"null", fault_read_null},
+	{"undef", fault_undef},
+};
+
+void fault_inject(const char *what)
+{
+	for (unsigned int i = 0; i < ARRAY_SIZE(faults); i++) {
+		if (strcmp(what, faults[i].name))
+			continue;
+		pr_info("injecting '%s'\n", what);
+		faults[i].fn();
+		pr_err("'%s' did not fault: the MMU does not enforce it\n",
+		       what);
+		return;
+	}
+	if (!strcmp(what, "panic"))
+		panic("deliberate panic (fault=panic)");
+	pr_err("unknown fault '%s' (rodata text exec null undef panic)\n",
+	       what);
+}

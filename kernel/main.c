@@ -1,0 +1,151 @@
+/*
+ * start_kernel(): the boot CPU's path from "MMU on, running at the
+ * kernel's virtual address" to a running system. Each step needs the ones
+ * before it: the device tree before the console (it names the UART), the
+ * console before anything worth reading, memory before the drivers that
+ * allocate.
+ */
+#include <asm/barrier.h>
+#include <asm/memory.h>
+#include <asm/pgtable.h>
+#include <asm/sections.h>
+#include <asm/sysreg.h>
+#include <kernel/board.h>
+#include <kernel/console.h>
+#include <kernel/devicetree.h>
+#include <kernel/kunit.h>
+#include <kernel/mm.h>
+#include <kernel/panic.h>
+#include <kernel/params.h>
+#include <kernel/percpu.h>
+#include <kernel/printk.h>
+#include <kernel/time.h>
+#include <lib/kernel.h>
+
+#ifndef KERNEL_VERSION
+#define KERNEL_VERSION "unknown"
+#endif
+#ifndef FALLBACK_UART_BASE
+#define FALLBACK_UART_BASE 0x09000000 /* QEMU virt's PL011 */
+#endif
+
+void trap_init(void);
+void fault_inject(const char *what);
+
+DEFINE_PER_CPU(unsigned int, cpu_number);
+unsigned long __per_cpu_offset[NR_CPUS];
+
+KERNEL_PARAM(loglevel, "console log level 0-8 (default 7: all but debug)");
+KERNEL_PARAM(fault, "deliberate fault: rodata text exec null undef panic");
+
+/*
+ * Without a usable device tree there is no console to be found: say why
+ * on the fallback UART (the one QEMU virt has, FALLBACK_UART_BASE) and
+ * stop. The message is in the log ring for a debugger either way.
+ */
+static __noreturn void boot_failed(const char *why)
+{
+	struct console *con = earlycon_setup("pl011", FALLBACK_UART_BASE);
+
+	if (con)
+		register_console(con);
+	pr_emerg("Cannot boot: %s.\n", why);
+	machine_halt();
+}
+
+static void console_init(void)
+{
+	if (board.uart.node >= 0 &&
+	    !dt_probe_node(board.uart.node, DT_CLASS_CONSOLE))
+		return;
+	pr_emerg("no driver for the console %s (%s)\n", board.stdout_path,
+		 board.uart.compatible);
+	boot_failed("no console");
+}
+
+static void memory_init(void)
+{
+	u64 dtb_size = board.dtb_size;
+
+	for (int i = 0; i < board.nr_mem; i++) {
+		memblock_add(board.mem[i].base, board.mem[i].size);
+		if (paging_map_ram(board.mem[i].base, board.mem[i].size))
+			pr_err("memory %#llx+%#llx not mapped\n",
+			       (unsigned long long)board.mem[i].base,
+			       (unsigned long long)board.mem[i].size);
+	}
+	memblock_reserve(board.kimage_pa, board.kimage_size);
+	memblock_reserve(board.dtb_pa, dtb_size);
+	for (int i = 0; i < board.nr_reserved; i++)
+		memblock_reserve(board.reserved[i].base,
+				 board.reserved[i].size);
+	mm_init();
+}
+
+static void print_banner(void)
+{
+	struct mem_stats st;
+	u32 v = board.psci.version;
+
+	mem_get_stats(&st);
+	pr_info("hotplug kernel %s\n", KERNEL_VERSION);
+	pr_info("Entered at EL%d, running at EL1\n", board.entry_el);
+	pr_info("Kernel: physical %#llx, virtual %#lx, %llu KiB\n",
+		(unsigned long long)board.kimage_pa, KIMAGE_VADDR,
+		(unsigned long long)board.kimage_size / 1024);
+	pr_info("Machine: %s\n",
+		board.model[0] ? board.model : board.compatible);
+	pr_info("Memory: %llu MiB in %d range(s), %llu KiB free\n",
+		(unsigned long long)(memblock_total() >> 20), board.nr_mem,
+		(unsigned long long)(st.free_pages * PAGE_SIZE / 1024));
+	pr_info("CPUs: %d\n", board.nr_cpus);
+	for (int i = 0; i < board.nr_cpus; i++)
+		pr_info("  cpu%d: MPIDR %#llx, enable-method %s\n", i,
+			(unsigned long long)board.cpus[i].mpidr,
+			enable_method_name(board.cpus[i].method));
+	if (board.psci.present)
+		pr_info("PSCI: version %u.%u, conduit %s\n", v >> 16,
+			v & 0xffff, board.psci.method);
+	else
+		pr_info("PSCI: not present\n");
+	pr_info("Timer: %llu Hz\n", (unsigned long long)arch_timer_get_freq());
+	pr_info("Command line: %s\n", boot_command_line);
+}
+
+static void apply_params(void)
+{
+	unsigned long level;
+
+	if (!param_get_ulong("loglevel", &level))
+		console_loglevel = (int)min(level, 8UL);
+	params_check();
+}
+
+void start_kernel(phys_addr_t dtb_pa, u32 entry_el, phys_addr_t kimage_pa)
+{
+	char arg[256];
+
+	trap_init();
+	paging_init_early(kimage_pa);
+	board.entry_el = entry_el;
+	board.kimage_pa = kimage_pa;
+	board.kimage_size = _end - _text;
+	board.dtb_pa = dtb_pa;
+	if (dt_init(dtb_pa) || board_init(initial_boot_params))
+		boot_failed("no valid device tree");
+	console_init();
+	memory_init();
+	dt_probe_class(DT_CLASS_FIRMWARE);
+	apply_params();
+	print_banner();
+
+	if (param_get("fault", arg, sizeof(arg)))
+		fault_inject(arg);
+	if (param_get("test", arg, sizeof(arg)))
+		kunit_run_tests(arg);
+	if (param_has("poweroff"))
+		machine_power_off();
+	pr_info("Boot complete; idle.\n");
+	for (;;)
+		wfi();
+}

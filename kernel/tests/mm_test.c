@@ -1,0 +1,234 @@
+/* Tests of memblock, the page allocator and kmalloc. */
+#include <asm/sections.h>
+#include <kernel/board.h>
+#include <kernel/kunit.h>
+#include <kernel/mm.h>
+#include <string.h>
+
+static u64 free_pages_now(void)
+{
+	struct mem_stats st;
+
+	mem_get_stats(&st);
+	return st.free_pages;
+}
+
+/* Does every order allocate an aligned, writable block and give it back? */
+static void page_alloc_orders(struct kunit *test)
+{
+	u64 before = free_pages_now();
+
+	for (unsigned int order = 0; order < MAX_ORDER; order++) {
+		u8 *p = __get_free_pages(order);
+
+		KUNIT_ASSERT_NOT_NULL(test, p);
+		KUNIT_EXPECT_EQ(test, (u64)__pa(p) % (PAGE_SIZE << order), 0);
+		KUNIT_EXPECT_EQ(test, free_pages_now(),
+				before - (1UL << order));
+		memset(p, 0xa5, PAGE_SIZE << order);
+		KUNIT_EXPECT_EQ(test, p[(PAGE_SIZE << order) - 1], 0xa5);
+		free_pages(p, order);
+	}
+	KUNIT_EXPECT_EQ(test, free_pages_now(), before);
+	KUNIT_EXPECT_NULL(test, __get_free_pages(MAX_ORDER));
+}
+
+static bool overlaps(const void *p, u64 len, phys_addr_t base, u64 size)
+{
+	phys_addr_t pa = __pa(p);
+
+	return pa < base + size && base < pa + len;
+}
+
+static bool block_is_reserved_memory(void *p, unsigned int order)
+{
+	u64 len = PAGE_SIZE << order;
+
+	if (overlaps(p, len, board.kimage_pa, board.kimage_size) ||
+	    overlaps(p, len, board.dtb_pa, board.dtb_size))
+		return true;
+	for (int i = 0; i < board.nr_reserved; i++)
+		if (overlaps(p, len, board.reserved[i].base,
+			     board.reserved[i].size))
+			return true;
+	return false;
+}
+
+struct chain {
+	void *head;
+	u64 pages;
+	u64 blocks[MAX_ORDER];
+	bool clash;
+};
+
+/* Allocate every block of order <= max until NULL, chained in the pages. */
+static void take_all(struct chain *c, int max)
+{
+	void *p;
+
+	*c = (struct chain){0};
+	for (int order = max; order >= 0; order--) {
+		while ((p = __get_free_pages(order))) {
+			c->clash |= block_is_reserved_memory(p, order);
+			((void **)p)[0] = c->head;
+			((u64 *)p)[1] = order;
+			c->head = p;
+			c->pages += 1UL << order;
+			c->blocks[order]++;
+		}
+	}
+}
+
+static void give_back(struct chain *c)
+{
+	while (c->head) {
+		void *p = c->head;
+
+		c->head = ((void **)p)[0];
+		free_pages(p, ((u64 *)p)[1]);
+	}
+}
+
+/*
+ * Take every free page: is NULL returned at the end (never a wild
+ * pointer), did no block touch the kernel, the DTB or a reservation, and
+ * does freeing them all restore the counters?
+ */
+static void page_alloc_exhaustion(struct kunit *test)
+{
+	u64 before = free_pages_now();
+	struct chain c;
+
+	take_all(&c, MAX_ORDER - 1);
+	KUNIT_EXPECT_EQ(test, free_pages_now(), 0);
+	KUNIT_EXPECT_EQ(test, c.pages, before);
+	KUNIT_EXPECT_NULL(test, __get_free_pages(0));
+	KUNIT_EXPECT_NULL(test, kmalloc(PAGE_SIZE * 2));
+	KUNIT_EXPECT_FALSE(test, c.clash);
+	give_back(&c);
+	KUNIT_EXPECT_EQ(test, free_pages_now(), before);
+}
+
+/*
+ * Freed one page at a time, does memory merge back into as many largest
+ * blocks as there were before?
+ */
+static void page_alloc_buddies_merge(struct kunit *test)
+{
+	struct chain whole, pages;
+	u64 largest;
+
+	take_all(&whole, MAX_ORDER - 1);
+	largest = whole.blocks[MAX_ORDER - 1];
+	give_back(&whole);
+	take_all(&pages, 0); /* all of memory as single pages */
+	KUNIT_EXPECT_EQ(test, pages.blocks[0], whole.pages);
+	give_back(&pages);
+	take_all(&whole, MAX_ORDER - 1);
+	KUNIT_EXPECT_EQ(test, whole.blocks[MAX_ORDER - 1], largest);
+	KUNIT_EXPECT_GT(test, largest, 0);
+	give_back(&whole);
+}
+
+/* Are the kernel image and the DTB frames marked reserved in mem_map? */
+static void memblock_reserves_image_and_dtb(struct kunit *test)
+{
+	struct page *kimg = virt_to_page(__va(board.kimage_pa));
+	struct page *dtb = virt_to_page(__va(board.dtb_pa));
+
+	KUNIT_ASSERT_TRUE(test, kimg && dtb);
+	KUNIT_EXPECT_TRUE(test, kimg->flags & PG_reserved);
+	KUNIT_EXPECT_TRUE(test, dtb->flags & PG_reserved);
+	KUNIT_EXPECT_TRUE(test, memblock_is_reserved(board.kimage_pa));
+	KUNIT_EXPECT_TRUE(test, memblock_is_reserved(board.dtb_pa));
+}
+
+/* Does every size get a big enough, aligned object, and are counters exact? */
+static void kmalloc_sizes(struct kunit *test)
+{
+	struct mem_stats a, b;
+
+	mem_get_stats(&a);
+	for (size_t size = 1; size <= 3 * PAGE_SIZE; size = size * 3 / 2 + 1) {
+		u8 *p = kmalloc(size);
+
+		KUNIT_ASSERT_NOT_NULL(test, p);
+		KUNIT_EXPECT_GE(test, ksize(p), size);
+		KUNIT_EXPECT_EQ(test, (u64)p % min(ksize(p), PAGE_SIZE), 0);
+		memset(p, 0x5a, size);
+		kfree(p);
+	}
+	mem_get_stats(&b);
+	KUNIT_EXPECT_EQ(test, b.kmalloc_objects, a.kmalloc_objects);
+	KUNIT_EXPECT_EQ(test, b.kmalloc_bytes, a.kmalloc_bytes);
+	KUNIT_EXPECT_EQ(test, b.free_pages, a.free_pages);
+}
+
+/* Do many live objects never overlap, whatever order they are freed in? */
+static void kmalloc_objects_distinct(struct kunit *test)
+{
+	enum { N = 600 };
+	static u32 *obj[N];
+	u64 before = free_pages_now();
+	bool intact = true;
+
+	for (int i = 0; i < N; i++) {
+		obj[i] = kmalloc(24 + (i % 5) * 40);
+		KUNIT_ASSERT_NOT_NULL(test, obj[i]);
+		for (int w = 0; w < 6; w++)
+			obj[i][w] = i * 7 + w;
+	}
+	for (int i = 0; i < N; i++)
+		for (int w = 0; w < 6; w++)
+			intact &= obj[i][w] == (u32)(i * 7 + w);
+	KUNIT_EXPECT_TRUE(test, intact);
+	for (int i = 0; i < N; i += 2)
+		kfree(obj[i]);
+	for (int i = N - 1; i > 0; i -= 2)
+		kfree(obj[i]);
+	KUNIT_EXPECT_EQ(test, free_pages_now(), before);
+}
+
+/* Are impossible requests refused with NULL rather than a bad pointer? */
+static void kmalloc_refuses_impossible(struct kunit *test)
+{
+	KUNIT_EXPECT_NULL(test, kmalloc(0));
+	KUNIT_EXPECT_NULL(test, kcalloc(~0UL / 2, 4));
+	KUNIT_EXPECT_NULL(test, kmalloc(PAGE_SIZE << MAX_ORDER));
+	kfree(NULL);
+	KUNIT_EXPECT_EQ(test, get_order(1), 0);
+	KUNIT_EXPECT_EQ(test, get_order(PAGE_SIZE + 1), 1);
+	KUNIT_EXPECT_EQ(test, get_order(PAGE_SIZE * 4), 2);
+}
+
+/* Does kzalloc hand out zeroed memory even after the object was dirtied? */
+static void kzalloc_zeroes(struct kunit *test)
+{
+	u8 *p = kmalloc(100), *q;
+	bool zero = true;
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	memset(p, 0xff, 100);
+	kfree(p);
+	q = kzalloc(100);
+	KUNIT_ASSERT_NOT_NULL(test, q);
+	for (int i = 0; i < 100; i++)
+		zero &= q[i] == 0;
+	KUNIT_EXPECT_TRUE(test, zero);
+	kfree(q);
+}
+
+static const struct kunit_case mm_cases[] = {
+	KUNIT_CASE(page_alloc_orders),
+	KUNIT_CASE(page_alloc_exhaustion),
+	KUNIT_CASE(page_alloc_buddies_merge),
+	KUNIT_CASE(memblock_reserves_image_and_dtb),
+	KUNIT_CASE(kmalloc_sizes),
+	KUNIT_CASE(kmalloc_objects_distinct),
+	KUNIT_CASE(kmalloc_refuses_impossible),
+	KUNIT_CASE(kzalloc_zeroes),
+	{},
+};
+
+static const struct kunit_suite mm_suite = {"mm", mm_cases};
+kunit_test_suite(mm_suite);
