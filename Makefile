@@ -64,25 +64,27 @@ setup: $(B)/.setup-ok
 
 # The compiler's own freestanding headers (stddef.h, stdint.h, stdarg.h),
 # and libfdt's headers from Debian's libfdt-dev: never committed here.
-$(B)/gcc-include: $(B)/.setup-ok
+$(B)/gcc-include: | $(B)/.setup-ok
 	ln -sfn "$$($(CC) -print-file-name=include)" $@
-$(B)/include/libfdt.h: $(B)/.setup-ok
+$(B)/include/libfdt.h: | $(B)/.setup-ok
 	@mkdir -p $(B)/include
 	cp $(LIBFDT_HDRS) $(B)/include/
 
-HEADERS := $(shell find include arch -name '*.h') $(B)/include/libfdt.h \
-	$(B)/gcc-include
+HEADERS := $(shell find include arch kernel -name '*.h')
+GENERATED := $(B)/include/libfdt.h $(B)/gcc-include
 
-$(B)/%.o: %.c $(HEADERS) Makefile
+$(B)/%.o: %.c $(HEADERS) Makefile | $(GENERATED)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c $< -o $@
+	@echo "  CC      $<"
+	@$(CC) $(CFLAGS) -c $< -o $@
 
 # Runs with the MMU off: Device memory faults on unaligned accesses.
 $(B)/arch/arm64/early_mmu.o: CFLAGS += -mstrict-align -fno-stack-protector
 
-$(B)/%.o: %.S $(HEADERS) Makefile
+$(B)/%.o: %.S $(HEADERS) Makefile | $(GENERATED)
 	@mkdir -p $(dir $@)
-	$(CC) $(ASFLAGS) -c $< -o $@
+	@echo "  AS      $<"
+	@$(CC) $(ASFLAGS) -c $< -o $@
 
 # Two link passes: the symbol table of pass 1 is linked into pass 2.
 # Text comes first and the table lives after it, so no text symbol moves;
@@ -91,15 +93,18 @@ $(B)/kallsyms0.S:
 	@mkdir -p $(B)
 	echo | tools/kallsyms.py > $@
 $(B)/kernel.pass1.elf: $(OBJS) $(B)/kallsyms0.o linker.ld
-	$(LD) $(LDFLAGS) -o $@ $(OBJS) $(B)/kallsyms0.o $(LIBFDT_A)
+	@echo "  LD      $@"
+	@$(LD) $(LDFLAGS) -o $@ $(OBJS) $(B)/kallsyms0.o $(LIBFDT_A)
 $(B)/kallsyms.S: $(B)/kernel.pass1.elf tools/kallsyms.py
 	$(NM) -n -S $< | tools/kallsyms.py > $@
 $(B)/kernel.elf: $(OBJS) $(B)/kallsyms.o linker.ld
-	$(LD) $(LDFLAGS) -o $@ $(OBJS) $(B)/kallsyms.o $(LIBFDT_A)
-	$(NM) -n -S $@ | tools/kallsyms.py | cmp -s - $(B)/kallsyms.S || \
+	@echo "  LD      $@"
+	@$(LD) $(LDFLAGS) -o $@ $(OBJS) $(B)/kallsyms.o $(LIBFDT_A)
+	@$(NM) -n -S $@ | tools/kallsyms.py | cmp -s - $(B)/kallsyms.S || \
 		{ echo "kallsyms: text moved between link passes"; rm $@; exit 1; }
 $(B)/Image: $(B)/kernel.elf
-	$(OBJCOPY) -O binary $< $@
+	@echo "  OBJCOPY $@"
+	@$(OBJCOPY) -O binary $< $@
 
 run: $(B)/Image
 	./qemu.sh

@@ -1,0 +1,294 @@
+#!/usr/bin/env bash
+# Boots the kernel (build/Image) in QEMU, directly, through U-Boot, or through
+# a boot shim that hands it a device tree of our choosing. Run ./qemu.sh --help.
+set -euo pipefail
+
+root=$(dirname "$0")            # the repository root: qemu.sh lives there
+build=$root/build
+
+# Boot loader and addresses. Kept here, in one place, because the boot shim
+# (tests/boot-shim.S) is assembled with them.
+UBOOT_BIN=/usr/lib/u-boot/qemu_arm64/u-boot.bin
+RASPI3B_DTB=$build/dtbs/bcm2837-rpi-3-b.dtb
+# --bad-dtb memory map on virt (RAM starts at 0x40000000). QEMU itself puts
+# its own DTB in the first MiB of RAM when it boots without -kernel (it does
+# so for firmware), so the shim goes just above it.
+SHIM_ADDR=0x40100000
+# Where `qemu -kernel` puts an Image with text_offset 0 as well: RAM + 2 MiB
+# (QEMU keeps the start of RAM for its own boot stub).
+KERNEL_ADDR=0x40200000
+DTB_ADDR=0x44000000             # 64 MiB above RAM start: clear of the kernel
+
+usage() {
+  cat <<'EOF'
+Usage: ./qemu.sh [options]
+
+Boots build/Image in qemu-system-aarch64, console on stdio (-nographic,
+-no-reboot). The kernel ends the run with PSCI SYSTEM_OFF (exit status 0).
+Quit by hand with Ctrl-A X.
+
+  --machine virt|raspi3b  board (default virt; raspi3b has 1G and 4 CPUs)
+  --smp N                 number of CPUs (default 4; at most 8 with GICv2)
+  --gic 2|3               virt interrupt controller version (default 2)
+  --el2                   virt with virtualization=on: enter the kernel at
+                          EL2, PSCI conduit becomes SMC
+  --cpu NAME              CPU model (default cortex-a53)
+  --mem SIZE              RAM size, e.g. 128M, 2G (default 256M)
+  --append "ARGS"         kernel command line (/chosen/bootargs)
+  --uboot                 boot through Debian's U-Boot: build a disk image with
+                          the Image and a boot.scr (tools/mkdisk.sh) and
+                          attach it as a virtio disk (virt only)
+  --bad-dtb FILE|none     skip -kernel: a boot shim (tests/boot-shim.S) enters
+                          the kernel with x0 = FILE loaded at 0x44000000, or
+                          with x0 = 0 for `none` (virt only)
+  --dtb FILE              give QEMU this device tree (-dtb)
+  --dump-dtb FILE         write the device tree QEMU would pass to the kernel
+                          (with the command line of --append) and exit
+  --image FILE            kernel Image to boot (default build/Image)
+  --gdb                   wait for GDB on port 1234 (-s -S)
+  --timeout SECS          kill QEMU after SECS s: prints "qemu.sh: timeout
+                          after SECS s" and exits 124
+  --extra "QEMU ARGS"     more QEMU arguments (split on spaces)
+  -h, --help              this text
+EOF
+}
+
+die() { echo "qemu.sh: $*" >&2; exit 2; }
+
+# Prints a command so that it can be pasted back into a shell.
+print_cmd() {
+  local word out=""
+  for word in "$@"; do
+    if [[ "$word" =~ ^[A-Za-z0-9_./,:=@%+-]+$ ]]; then
+      out+="$word "
+    else
+      out+="'${word//\'/\'\\\'\'}' "
+    fi
+  done
+  echo "${out% }"
+}
+
+# True when file $1 exists and is newer than every other argument.
+up_to_date() {
+  local out=$1 dep
+  shift
+  [ -e "$out" ] || return 1
+  for dep; do
+    [ "$out" -nt "$dep" ] || return 1
+  done
+}
+
+# ---- options ----------------------------------------------------------------
+
+machine=virt smp=4 gic=2 el2=0 cpu=cortex-a53 mem=256M
+append="" append_set=0 uboot=0 bad_dtb="" dtb="" dump_dtb=""
+image=$build/Image gdb=0 timeout_s="" extra=()
+smp_set=0 mem_set=0 cpu_set=0 gic_set=0
+
+need_arg() { [ $# -ge 2 ] || die "$1 needs an argument (try --help)"; }
+
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --machine)  need_arg "$@"; machine=$2; shift ;;
+    --smp)      need_arg "$@"; smp=$2; smp_set=1; shift ;;
+    --gic)      need_arg "$@"; gic=$2; gic_set=1; shift ;;
+    --el2)      el2=1 ;;
+    --cpu)      need_arg "$@"; cpu=$2; cpu_set=1; shift ;;
+    --mem)      need_arg "$@"; mem=$2; mem_set=1; shift ;;
+    --append)   need_arg "$@"; append=$2; append_set=1; shift ;;
+    --uboot)    uboot=1 ;;
+    --bad-dtb)  need_arg "$@"; bad_dtb=$2; shift ;;
+    --dtb)      need_arg "$@"; dtb=$2; shift ;;
+    --dump-dtb) need_arg "$@"; dump_dtb=$2; shift ;;
+    --image)    need_arg "$@"; image=$2; shift ;;
+    --gdb)      gdb=1 ;;
+    --timeout)  need_arg "$@"; timeout_s=$2; shift ;;
+    --extra)    need_arg "$@"; read -ra more <<<"$2"; extra+=("${more[@]}"); shift ;;
+    -h|--help)  usage; exit 0 ;;
+    *)          die "unknown option '$1' (try --help)" ;;
+  esac
+  shift
+done
+
+# ---- checks -----------------------------------------------------------------
+
+[[ "$smp" =~ ^[1-9][0-9]*$ ]] || die "--smp wants a positive number, not '$smp'"
+[[ "$mem" =~ ^[1-9][0-9]*[MG]?$ ]] || die "--mem wants a size like 256M or 2G, not '$mem'"
+[[ "$gic" =~ ^[23]$ ]] || die "--gic wants 2 or 3, not '$gic'"
+[ -z "$timeout_s" ] || [[ "$timeout_s" =~ ^[1-9][0-9]*$ ]] ||
+  die "--timeout wants whole seconds, not '$timeout_s'"
+[ "$uboot" = 0 ] || [ -z "$bad_dtb" ] || die "--uboot and --bad-dtb exclude each other"
+[ -z "$bad_dtb" ] || [ "$append_set" = 0 ] ||
+  die "--bad-dtb boots without -kernel: the command line must come from the DTB's /chosen/bootargs, not --append"
+[ -z "$bad_dtb" ] || [ -z "$dtb" ] || die "--bad-dtb and --dtb exclude each other"
+[ -z "$dump_dtb" ] || { [ "$uboot" = 0 ] && [ -z "$bad_dtb" ]; } ||
+  die "--dump-dtb shows what -kernel would pass; drop --uboot/--bad-dtb"
+[[ "$append" != *$'\n'* ]] || die "--append must be one line"
+
+case "$machine" in
+  virt)
+    if [ "$gic" = 2 ] && [ "$smp" -gt 8 ]; then
+      die "GICv2 supports at most 8 CPUs; use --gic 3 for --smp $smp"
+    fi
+    machine_opts="virt,gic-version=$gic"
+    [ "$el2" = 0 ] || machine_opts+=",virtualization=on"
+    ;;
+  raspi3b)
+    # The board is fixed: 1 GiB, 4 Cortex-A53, entry at EL2, no GIC option.
+    [ "$smp_set" = 0 ] || [ "$smp" = 4 ] || die "raspi3b always has 4 CPUs"
+    [ "$mem_set" = 0 ] || [ "$mem" = 1G ] || [ "$mem" = 1024M ] ||
+      die "raspi3b always has 1G of memory"
+    [ "$cpu_set" = 0 ] || die "raspi3b has fixed Cortex-A53 cores; drop --cpu"
+    [ "$gic_set" = 0 ] || die "raspi3b has no GIC (BCM2836 local interrupt controller)"
+    [ "$uboot" = 0 ] || die "--uboot is only wired up for virt"
+    [ -z "$bad_dtb" ] || die "--bad-dtb uses virt's memory map; it is virt only"
+    [ "$el2" = 0 ] || echo "qemu.sh: note: raspi3b always enters at EL2" >&2
+    smp=4 mem=1G machine_opts=raspi3b
+    if [ -z "$dtb" ]; then
+      [ -e "$RASPI3B_DTB" ] || die "raspi3b needs the Raspberry Pi 3 B device tree" \
+        "($RASPI3B_DTB), which is not there: raspi3b support arrives with the" \
+        "boards issue (or pass --dtb FILE)"
+      dtb=$RASPI3B_DTB
+    fi
+    ;;
+  *) die "--machine wants virt or raspi3b, not '$machine'" ;;
+esac
+
+[ -e "$image" ] || die "$image not found: run make first (or pass --image FILE)"
+[ -z "$dtb" ] || [ -e "$dtb" ] || die "$dtb not found"
+if [ -n "$bad_dtb" ] && [ "$bad_dtb" != none ] && [ ! -e "$bad_dtb" ]; then
+  die "$bad_dtb not found"
+fi
+if [ "$uboot" = 1 ]; then
+  [ -e "$UBOOT_BIN" ] || die "$UBOOT_BIN not found: run tools/setup.sh (u-boot-qemu)"
+  [[ "$append" != *"'"* ]] || die "--append with --uboot cannot contain a single quote"
+fi
+
+# ---- boot helpers -----------------------------------------------------------
+
+# Assembles tests/boot-shim.S into $1 with x0 = $2 (rebuilt when stale).
+build_shim() {
+  local out=$1 dtb_addr=$2 tmp="$1.tmp.$$"
+  up_to_date "$out" "$root/tests/boot-shim.S" "$0" && return
+  mkdir -p "$build"
+  aarch64-linux-gnu-as --defsym DTB_ADDR="$dtb_addr" --defsym KERNEL_ADDR="$KERNEL_ADDR" \
+    -o "$tmp.o" "$root/tests/boot-shim.S"
+  aarch64-linux-gnu-ld -Ttext="$SHIM_ADDR" -e _start -o "$tmp.elf" "$tmp.o"
+  aarch64-linux-gnu-objcopy -O binary "$tmp.elf" "$tmp"
+  rm -f "$tmp.o" "$tmp.elf"
+  mv -f "$tmp" "$out"           # atomic: parallel runs may race here
+}
+
+# Builds, if stale, the U-Boot disk for $image + $append; prints its path.
+# One file per (image, command line) pair so parallel boots do not collide.
+uboot_disk() {
+  local key disk
+  key=$(printf '%s\n%s' "$image" "$append" | cksum | cut -d' ' -f1)
+  disk=$build/uboot/disk-$key.img
+  if ! up_to_date "$disk" "$image" "$root/tools/mkdisk.sh"; then
+    mkdir -p "$build/uboot"
+    "$root/tools/mkdisk.sh" "$image" "$append" "$disk" >&2
+  fi
+  echo "$disk"
+}
+
+# U-Boot's control device tree on qemu_arm64 is the one QEMU hands it, and
+# U-Boot passes it on to the kernel. We give QEMU that same tree (dumped from
+# the same machine options, or --dtb) plus a /config node with bootdelay = 0,
+# so that the autoboot countdown does not wait 2 s. --extra options go into
+# the dump too: a device they add must be in the tree. Prints the file's path.
+uboot_dtb() {
+  local key out tmp
+  key=$(print_cmd "${machine_args[@]}" "${extra[@]}" "$dtb" | cksum | cut -d' ' -f1)
+  out=$build/uboot/qemu-$key.dtb
+  tmp="$out.tmp.$$"
+  mkdir -p "$build/uboot"
+  if [ -n "$dtb" ]; then
+    cp "$dtb" "$tmp.in"
+  else
+    qemu-system-aarch64 -machine "$machine_opts,dumpdtb=$tmp.in" \
+      "${machine_args[@]:2}" -nographic "${extra[@]}" >/dev/null 2>&1 ||
+      die "could not dump QEMU's device tree"
+  fi
+  { dtc -q -I dtb -O dts "$tmp.in"; echo '/ { config { bootdelay = <0>; }; };'; } |
+    dtc -q -I dts -O dtb -o "$tmp"
+  rm -f "$tmp.in"
+  mv -f "$tmp" "$out"
+  echo "$out"
+}
+
+# ---- the command line -------------------------------------------------------
+
+# The machine: what decides the device tree QEMU generates.
+machine_args=(-machine "$machine_opts")
+[ "$machine" = raspi3b ] || machine_args+=(-cpu "$cpu")
+machine_args+=(-smp "$smp" -m "$mem")
+
+cmd=(qemu-system-aarch64 "${machine_args[@]}" -nographic -no-reboot)
+
+# Console on stdio, muxed with the QEMU monitor (Ctrl-A C). Works without a
+# tty, e.g. with stdin from /dev/null under CI. raspi3b has two UARTs (PL011
+# and mini-UART); both go to the console so either can be the kernel's.
+if [ "$machine" = raspi3b ]; then
+  cmd+=(-chardev "stdio,mux=on,id=console" -serial chardev:console
+        -serial chardev:console -mon "chardev=console,mode=readline")
+else
+  cmd+=(-serial mon:stdio)
+fi
+
+if [ -n "$dump_dtb" ]; then
+  mkdir -p "$(dirname "$dump_dtb")"
+  cmd=(qemu-system-aarch64 -machine "$machine_opts,dumpdtb=$dump_dtb"
+       "${machine_args[@]:2}" -nographic -kernel "$image")
+  [ "$append_set" = 0 ] || cmd+=(-append "$append")
+  [ -z "$dtb" ] || cmd+=(-dtb "$dtb")
+  echo "qemu.sh: $(print_cmd "${cmd[@]}")" >&2
+  exec "${cmd[@]}"
+elif [ "$uboot" = 1 ]; then
+  disk=$(uboot_disk)
+  uboot_fdt=$(uboot_dtb)
+  cmd+=(-bios "$UBOOT_BIN" -dtb "$uboot_fdt"
+        -drive "if=none,format=raw,file=$disk,id=bootdisk"
+        -device "virtio-blk-device,drive=bootdisk")
+elif [ -n "$bad_dtb" ]; then
+  if [ "$bad_dtb" = none ]; then
+    shim=$build/boot-shim-nodtb.bin
+    build_shim "$shim" 0
+  else
+    shim=$build/boot-shim.bin
+    build_shim "$shim" "$DTB_ADDR"
+  fi
+  cmd+=(-device "loader,file=$shim,addr=$SHIM_ADDR,cpu-num=0"
+        -device "loader,file=$image,addr=$KERNEL_ADDR,force-raw=on")
+  [ "$bad_dtb" = none ] ||
+    cmd+=(-device "loader,file=$bad_dtb,addr=$DTB_ADDR,force-raw=on")
+else
+  cmd+=(-kernel "$image")
+  [ "$append_set" = 0 ] || cmd+=(-append "$append")
+  [ -z "$dtb" ] || cmd+=(-dtb "$dtb")
+fi
+
+[ "$gdb" = 0 ] || cmd+=(-s -S)
+cmd+=("${extra[@]}")
+
+echo "qemu.sh: $(print_cmd "${cmd[@]}")" >&2
+if [ "$gdb" = 1 ]; then
+  kelf=$(dirname "$image")/kernel.elf
+  echo "qemu.sh: waiting for GDB; attach with:" >&2
+  echo "  gdb-multiarch $kelf -ex 'target remote :1234'" >&2
+fi
+
+if [ -z "$timeout_s" ]; then
+  exec "${cmd[@]}"
+fi
+
+# --foreground keeps QEMU in our process group (a harness that stops us stops
+# QEMU too) and lets it use the terminal; -k: SIGKILL if SIGTERM is ignored.
+start=$SECONDS
+status=0
+timeout --foreground -k 5 "$timeout_s" "${cmd[@]}" || status=$?
+if [ "$status" = 124 ] || { [ "$status" = 137 ] && [ $((SECONDS - start)) -ge "$timeout_s" ]; }; then
+  echo "qemu.sh: timeout after $timeout_s s" >&2
+  exit 124
+fi
+exit "$status"

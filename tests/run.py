@@ -1,0 +1,699 @@
+#!/usr/bin/env python3
+"""The `make test` harness: boots the kernel in QEMU in every configuration of
+tests/matrix.py, checks each console log (KTAP results, banner, expected
+lines), runs the host unit tests (`make -C tests/host`), and ends with one
+line `N passed, N failed`.
+
+Usage: tests/run.py [--only NAME] [--list] [--jobs N] [--timeout S] [--no-host]
+                    [--image FILE] [--self-test]
+
+Logs go to build/test-logs/NAME.log. Exit status 0 only when nothing failed.
+"""
+
+import argparse
+import concurrent.futures
+import os
+import re
+import selectors
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+sys.dont_write_bytecode = True   # no tests/__pycache__ in the work tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from matrix import BOOTS, TRUNCATED_DTB_BYTES, Group   # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+LOG_DIR = "build/test-logs"
+DTB_DIR = "build/test-dtbs"
+DEFAULT_TIMEOUT = 60
+HOST_TIMEOUT = 600
+HALTED = "System halted"     # the kernel's last words when it cannot power off
+TAIL_LINES = 40              # log lines shown for a failure (all if <= 60)
+
+
+class Check:
+    """One counted result: a KTAP case, a banner line, an expected line..."""
+
+    def __init__(self, name, ok, detail="", skipped=False):
+        self.name, self.ok, self.detail, self.skipped = name, ok, detail, skipped
+
+    def __str__(self):
+        status = "ok" if self.ok else "not ok"
+        text = f"{status} {self.name}"
+        if self.skipped:
+            text += " # SKIP"
+        return text + (f": {self.detail}" if self.detail else "")
+
+
+# ---- console lines -------------------------------------------------------------
+
+TIMESTAMP = re.compile(r"^\[\s*\d+\.\d+\] ")
+
+
+def strip_timestamp(line):
+    """Removes the printk timestamp `[    0.012345] ` and any CR."""
+    return TIMESTAMP.sub("", line.replace("\r", ""), count=1)
+
+
+# ---- KTAP ------------------------------------------------------------------------
+#
+# KTAP version 1 (Documentation/dev-tools/ktap.rst): a document is a version
+# line, a plan `1..N` and N result lines `ok|not ok NUM name [# directive]`. A
+# test with subtests puts its own KTAP document, indented by 4 more spaces,
+# before its result line:
+#
+#   KTAP version 1
+#   1..1
+#       KTAP version 1
+#       # Subtest: rcu
+#       1..2
+#       ok 1 grace_period
+#       not ok 2 call_rcu
+#   not ok 1 rcu
+#
+# The parser builds a tree of Nodes (one per document) from the indentation
+# and ignores every line that is not KTAP (other console output interleaves).
+# Counting: every leaf result is one check; a parent adds a failure only for
+# what its leaves do not show (reported not ok, no result line); every result
+# missing against a plan is a failure (the output ended early: crash or hang).
+
+KTAP_VERSION = re.compile(r"^(\s*)(?:KTAP|TAP) version (\d+)\s*$")
+KTAP_SUBTEST = re.compile(r"^(\s*)# Subtest: (.*?)\s*$")
+KTAP_PLAN = re.compile(r"^(\s*)1\.\.(\d+)\b")
+KTAP_RESULT = re.compile(r"^(\s*)(ok|not ok) (\d+)\b\s*(?:- )?([^#]*?)\s*(?:#\s*(.*?)\s*)?$")
+
+
+def depth_of(indent):
+    return len(indent.replace("\t", "    ")) // 4
+
+
+class Node:
+    """One KTAP document: the plan and results at one indentation depth."""
+
+    def __init__(self, depth, name=None):
+        self.depth = depth
+        self.name = name
+        self.plan = None
+        self.items = []            # Results, in order
+        self.pending_name = None   # `# Subtest:` seen at this depth (TAP14 style)
+
+    def fresh(self):
+        return self.plan is None and not self.items
+
+
+class Result:
+    def __init__(self, number, name, ok, skipped, child=None, complete=True):
+        self.number, self.name, self.ok = number, name, ok
+        self.skipped, self.child, self.complete = skipped, child, complete
+
+
+class KtapParser:
+    def __init__(self):
+        self.documents = []     # top-level Nodes
+        self.stack = []         # open Nodes, outermost first
+
+    def feed(self, line):
+        for regex, handler in ((KTAP_VERSION, self._version),
+                               (KTAP_SUBTEST, self._subtest),
+                               (KTAP_PLAN, self._plan),
+                               (KTAP_RESULT, self._result)):
+            m = regex.match(line)
+            if m:
+                handler(depth_of(m.group(1)), m)
+                return
+
+    def finish(self):
+        """Closes what the output left open; returns the documents."""
+        while len(self.stack) > 1:
+            self._close_incomplete()
+        self.stack = []
+        return self.documents
+
+    # -- tree building --
+
+    def _new_document(self):
+        self.finish()
+        root = Node(0)
+        self.documents.append(root)
+        self.stack = [root]
+
+    def _top(self):
+        if not self.stack:
+            self._new_document()
+        return self.stack[-1]
+
+    def _close_incomplete(self):
+        """Pops a subtest that never got its result line (output ended)."""
+        node = self.stack.pop()
+        parent = self.stack[-1]
+        number = len(parent.items) + 1
+        parent.items.append(Result(number, node.name or f"subtest {number}",
+                                   False, False, node, complete=False))
+
+    def _close_deeper_than(self, depth):
+        while len(self.stack) > 1 and self._top().depth > depth:
+            self._close_incomplete()
+
+    def _open_to(self, depth):
+        while self._top().depth < depth:
+            top = self._top()
+            self.stack.append(Node(top.depth + 1, top.pending_name))
+            top.pending_name = None
+
+    def _version(self, depth, m):
+        if depth == 0:
+            self._new_document()
+            return
+        self._close_deeper_than(depth)
+        if self._top().depth == depth and not self._top().fresh():
+            self._close_incomplete()          # a new subtest starts
+        self._open_to(depth)
+
+    def _subtest(self, depth, m):
+        name = m.group(2)
+        self._close_deeper_than(depth)
+        top = self._top()
+        if top.depth < depth:                 # a subtest without version line
+            self._open_to(depth)
+            self._top().name = name
+        elif top.fresh() and top.name is None and depth > 0:
+            top.name = name                   # KTAP v1: right after the version line
+        else:
+            top.pending_name = name           # TAP14 style: names the next document
+
+    def _plan(self, depth, m):
+        self._close_deeper_than(depth)
+        self._open_to(depth)
+        if self._top().plan is None:
+            self._top().plan = int(m.group(2))
+
+    def _result(self, depth, m):
+        self._close_deeper_than(depth + 1)
+        top = self._top()
+        directive = (m.group(5) or "").strip()
+        skipped = directive.upper().startswith("SKIP")
+        ok = m.group(2) == "ok"
+        name = m.group(4) or f"test {m.group(3)}"
+        child = None
+        if top.depth == depth + 1:            # closes the nested document
+            child = self.stack.pop()
+        else:
+            self._open_to(depth)
+        self._top().items.append(Result(int(m.group(3)), name, ok, skipped, child))
+
+
+def ktap_checks(documents, prefix=""):
+    """Turns parsed KTAP documents into Checks (see the counting rule above)."""
+    checks = []
+    for doc in documents:
+        _node_checks(doc, prefix, checks)
+    return checks
+
+
+def _node_checks(node, prefix, checks):
+    for item in node.items:
+        name = prefix + item.name
+        child = item.child
+        if child is None or (child.fresh() and item.complete):
+            if item.skipped:
+                checks.append(Check(name, True, skipped=True))
+            else:
+                checks.append(Check(name, item.ok))
+            continue
+        before = len(checks)
+        _node_checks(child, name + ".", checks)
+        leaves_failed = any(not c.ok for c in checks[before:])
+        if not item.complete:
+            checks.append(Check(name, False, "no result line: output ended inside it?"))
+        elif not item.ok and not item.skipped and not leaves_failed:
+            checks.append(Check(name, False, "reported not ok"))
+        elif item.skipped and len(checks) == before:
+            checks.append(Check(name, True, skipped=True))
+    if node.plan is not None:
+        for number in range(len(node.items) + 1, node.plan + 1):
+            checks.append(Check(f"{prefix}#{number}", False,
+                                f"no result (plan 1..{node.plan}): output ended early?"))
+        if len(node.items) > node.plan:
+            checks.append(Check(prefix + "plan", False,
+                                f"{len(node.items)} results for plan 1..{node.plan}"))
+
+
+def parse_ktap(lines):
+    parser = KtapParser()
+    for line in lines:
+        parser.feed(line)
+    return parser.finish()
+
+
+# ---- what a boot must show ------------------------------------------------------
+
+def qemu_option(args, name, default):
+    return args[args.index(name) + 1] if name in args else default
+
+
+def mebibytes(size):
+    size = size.upper()
+    if size.endswith("G"):
+        return int(size[:-1]) * 1024
+    return int(size.rstrip("M"))
+
+
+def banner_expectations(boot):
+    """(what, regex, expected value) for the banner lines of this boot."""
+    raspi = qemu_option(boot.qemu, "--machine", "virt") == "raspi3b"
+    el2 = "--el2" in boot.qemu or raspi
+    mem = "1G" if raspi else qemu_option(boot.qemu, "--mem", "256M")
+    cpus = "4" if raspi else qemu_option(boot.qemu, "--smp", "4")
+    table = {
+        "el": (r"\bEntered at EL(\d)\b", "2" if el2 else "1"),
+        "memory": (r"\bMemory: (\d+) MiB\b", str(mebibytes(mem))),
+        "cpus": (r"\bCPUs: (\d+)\b", cpus),
+        "psci": (r"\bPSCI: version \d+\.\d+, conduit (hvc|smc)\b", "smc" if el2 else "hvc"),
+    }
+    return [(what, *table[what]) for what in boot.banner
+            if not (raspi and what == "psci")]      # raspi3b: spin table
+
+
+def banner_checks(boot, lines):
+    checks = []
+    for what, regex, want in banner_expectations(boot):
+        found = next((m for m in map(re.compile(regex).search, lines) if m), None)
+        name = f"banner {what} = {want}"
+        if found is None:
+            checks.append(Check(name, False, f"no line matching /{regex}/"))
+        else:
+            checks.append(Check(name, found.group(1) == want, f"got {found.group(1)}"
+                                if found.group(1) != want else ""))
+    return checks
+
+
+def first_match(regex, lines, start=0):
+    pattern = re.compile(regex)
+    return next((i for i in range(start, len(lines)) if pattern.search(lines[i])), None)
+
+
+def expect_checks(boot, lines):
+    checks = []
+    for item in boot.expect:
+        if isinstance(item, Group):
+            missing = [r for r in item.regexes if first_match(r, lines) is None]
+            detail = f"{len(missing)} of {len(item.regexes)} missing, first /{missing[0]}/" \
+                if missing else ""
+            checks.append(Check(item.name, not missing, detail))
+        else:
+            ok = first_match(item, lines) is not None
+            checks.append(Check(f"expect /{item}/", ok, "" if ok else "no such line"))
+    position = 0
+    for regex in boot.expect_in_order:
+        index = first_match(regex, lines, position)
+        ok = index is not None
+        checks.append(Check(f"expect in order /{regex}/", ok,
+                            "" if ok else "not found after the previous one"))
+        position = index if ok else position
+    return checks
+
+
+def forbid_checks(boot, lines):
+    """A test run must not panic; a boot may forbid more."""
+    checks = []
+    forbid = list(boot.forbid) + ([r"Kernel panic"] if boot.ktap else [])
+    for regex in forbid:
+        index = first_match(regex, lines)
+        checks.append(Check(f"forbid /{regex}/", index is None,
+                            "" if index is None else f"found: {lines[index].strip()}"))
+    return checks
+
+
+def end_check(boot, run):
+    if run.timed_out:
+        return Check(f"end: {boot.end}", False, f"timeout after {run.timeout} s (hung)")
+    if boot.end == "halt":
+        return Check("end: System halted", run.halted,
+                     "" if run.halted else f"QEMU exited ({run.status}) without '{HALTED}'")
+    if run.halted:
+        return Check("end: poweroff", False, f"'{HALTED}' instead of powering off")
+    return Check("end: poweroff", run.status == 0,
+                 "" if run.status == 0 else f"qemu.sh exit status {run.status}")
+
+
+def ktap_boot_checks(lines):
+    documents = parse_ktap(lines)
+    if not documents:
+        return [Check("KTAP output", False, "no 'KTAP version 1' line")]
+    checks = ktap_checks(documents)
+    if documents[0].plan is None:
+        checks.append(Check("KTAP plan", False, "no top-level 1..N plan"))
+    return checks
+
+
+def boot_checks(boot, run):
+    lines = [strip_timestamp(line) for line in run.stdout]
+    checks = [end_check(boot, run)]
+    checks += banner_checks(boot, lines)
+    checks += expect_checks(boot, lines)
+    checks += forbid_checks(boot, lines)
+    if boot.ktap:
+        checks += ktap_boot_checks(lines)
+    else:
+        ktap = first_match(KTAP_VERSION.pattern, lines) is not None
+        checks.append(Check("no KTAP output", not ktap, "a negative test printed KTAP" if ktap else ""))
+    return checks
+
+
+# ---- running QEMU ------------------------------------------------------------------
+
+class Run:
+    """What one qemu.sh run produced."""
+
+    def __init__(self, timeout):
+        self.timeout = timeout
+        self.stdout = []        # console lines (QEMU's stdout)
+        self.status = None
+        self.halted = False     # saw HALTED and stopped QEMU
+        self.timed_out = False
+        self.seconds = 0.0
+
+
+def stop(proc, sig):
+    """Signals qemu.sh's whole process group (it, `timeout` and QEMU)."""
+    try:
+        os.killpg(proc.pid, sig)
+    except ProcessLookupError:
+        pass                    # already gone
+
+
+def run_qemu(argv, timeout, log):
+    """Runs qemu.sh, logging both streams; stops it at `System halted`."""
+    run = Run(timeout)
+    start = time.monotonic()
+    proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, start_new_session=True)
+    with RUNNING_LOCK:
+        RUNNING.add(proc)
+    sel = selectors.DefaultSelector()
+    partial = {proc.stdout: b"", proc.stderr: b""}
+    for stream in partial:
+        sel.register(stream, selectors.EVENT_READ)
+    stopped = False
+    while sel.get_map():
+        # qemu.sh --timeout normally ends a hung boot; this is the backstop.
+        if time.monotonic() - start > timeout + 15 and not stopped:
+            stop(proc, signal.SIGKILL)
+            run.timed_out = stopped = True
+        for key, _ in sel.select(timeout=1):
+            data = os.read(key.fd, 65536)
+            if not data:
+                sel.unregister(key.fileobj)
+                data = b"\n" if partial[key.fileobj] else b""
+            chunks = (partial[key.fileobj] + data).split(b"\n")
+            partial[key.fileobj] = chunks.pop()
+            text = [c.decode("utf-8", "replace").replace("\r", "") for c in chunks]
+            for line in text:
+                log.write(line + "\n")
+            if key.fileobj is proc.stdout:
+                run.stdout += text
+                pending = partial[proc.stdout].decode("utf-8", "replace")
+                if not stopped and (HALTED in pending or any(HALTED in t for t in text)):
+                    run.halted = stopped = True
+                    stop(proc, signal.SIGTERM)
+    if partial[proc.stdout]:
+        run.stdout.append(partial[proc.stdout].decode("utf-8", "replace"))
+    run.status = proc.wait()
+    with RUNNING_LOCK:
+        RUNNING.discard(proc)
+    run.timed_out = run.timed_out or (run.status == 124 and not run.halted)
+    run.seconds = time.monotonic() - start
+    return run
+
+
+def prepare_dtb(boot, qemu, log):
+    """Makes the DTB that boot.shim_dtb asks for; returns qemu.sh's --bad-dtb."""
+    if boot.shim_dtb == "none" or boot.shim_dtb not in ("valid", "truncated"):
+        return boot.shim_dtb
+    os.makedirs(DTB_DIR, exist_ok=True)
+    path = os.path.join(DTB_DIR, boot.name + ".dtb")
+    argv = ["./qemu.sh", *qemu, "--dump-dtb", path]
+    if boot.append:
+        argv += ["--append", boot.append]
+    subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=log, stderr=log, check=True)
+    if boot.shim_dtb == "truncated":
+        with open(path, "rb") as f:
+            data = f.read(TRUNCATED_DTB_BYTES)
+        with open(path, "wb") as f:
+            f.write(data)
+    return path
+
+
+def run_boot(boot, timeout, image):
+    """Boots one configuration; returns (checks, Run or None, log path)."""
+    log_path = os.path.join(LOG_DIR, boot.name + ".log")
+    qemu = boot.qemu + (["--image", image] if image else [])
+    with open(log_path, "w") as log:
+        argv = ["./qemu.sh", *qemu, "--timeout", str(timeout)]
+        try:
+            if boot.shim_dtb:
+                argv += ["--bad-dtb", prepare_dtb(boot, qemu, log)]
+            elif boot.append:
+                argv += ["--append", boot.append]
+        except (OSError, subprocess.CalledProcessError) as e:
+            log.write(f"run.py: could not make the DTB: {e}\n")
+            return [Check("DTB for the boot shim", False, str(e))], None, log_path
+        log.write("run.py: " + " ".join(argv) + "\n")
+        log.flush()
+        run = run_qemu(argv, timeout, log)
+    return boot_checks(boot, run), run, log_path
+
+
+def run_host_tests():
+    log_path = os.path.join(LOG_DIR, "host.log")
+    if not os.path.exists("tests/host/Makefile"):
+        return [Check("host tests", False, "tests/host/Makefile not found")], log_path, 0.0
+    start = time.monotonic()
+    with open(log_path, "w") as log:
+        try:
+            proc = subprocess.run(["make", "-C", "tests/host"], stdin=subprocess.DEVNULL,
+                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                  timeout=HOST_TIMEOUT)
+            output, status = proc.stdout.decode("utf-8", "replace"), proc.returncode
+        except subprocess.TimeoutExpired as e:
+            output, status = (e.stdout or b"").decode("utf-8", "replace"), "timeout"
+        log.write(output)
+    lines = [strip_timestamp(line) for line in output.splitlines()]
+    checks = ktap_checks(parse_ktap(lines), "host.")
+    if status != 0 and all(c.ok for c in checks):
+        checks.append(Check("make -C tests/host", False, f"exit status {status}"))
+    elif not checks:
+        checks.append(Check("make -C tests/host", False, "no test results printed"))
+    return checks, log_path, time.monotonic() - start
+
+
+# ---- reporting ----------------------------------------------------------------------
+
+def log_excerpt(path):
+    try:
+        with open(path, errors="replace") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return ""
+    if len(lines) > 60:
+        head = f"    --- last {TAIL_LINES} of {len(lines)} lines of {path} ---"
+        lines = lines[-TAIL_LINES:]
+    else:
+        head = f"    --- {path} ---"
+    return "\n".join([head] + ["    | " + line for line in lines])
+
+
+def report(name, checks, seconds, log_path):
+    passed = sum(c.ok for c in checks)
+    failed = len(checks) - passed
+    skipped = sum(c.skipped for c in checks)
+    text = f"{'PASS' if not failed else 'FAIL'}  {name:<20} {passed} passed, {failed} failed"
+    if skipped:
+        text += f" ({skipped} skipped)"
+    text += f"  [{seconds:.1f} s]"
+    if failed:
+        text += "\n" + "\n".join(f"    {c}" for c in checks if not c.ok)
+        text += "\n" + log_excerpt(log_path)
+    print(text, flush=True)
+    return passed, failed
+
+
+# ---- self-test of the KTAP parser -----------------------------------------------------
+
+# (name, console text, passed, failed): run with --self-test after changing the parser.
+SELF_TESTS = [
+    ("nested, skip, interleaved output", """\
+[    0.010000] KTAP version 1
+[    0.010000] 1..2
+[    0.010000]     KTAP version 1
+[    0.010000]     # Subtest: rcu
+[    0.010000]     1..3
+[    0.010000]     ok 1 grace_period
+[    0.010000] cpu1: online
+[    0.010000]     not ok 2 call_rcu
+[    0.010000]     ok 3 expedited # SKIP needs 2 CPUs
+[    0.010000] not ok 1 rcu
+[    0.010000]     KTAP version 1
+[    0.010000]     # Subtest: hotplug
+[    0.010000]     1..1
+[    0.010000]         KTAP version 1
+[    0.010000]         # Subtest: updown
+[    0.010000]         1..2
+[    0.010000]         ok 1 cpu1
+[    0.010000]         ok 2 cpu2
+[    0.010000]     ok 1 updown
+[    0.010000] ok 2 hotplug
+""", 4, 1),
+    ("output ends inside a suite", """\
+KTAP version 1
+1..2
+    KTAP version 1
+    # Subtest: mm
+    1..3
+    ok 1 a
+""", 1, 4),     # mm.#2, mm.#3, mm (no result line), top-level #2
+    ("suite not ok although its cases pass", """\
+KTAP version 1
+1..1
+    KTAP version 1
+    # Subtest: mm
+    1..1
+    ok 1 a
+not ok 1 mm
+""", 1, 1),
+    ("more results than planned", "KTAP version 1\n1..1\nok 1 a\nok 2 b\n", 2, 1),
+    ("several documents, no timestamps (host tests)", """\
+make: Entering directory 'tests/host'
+KTAP version 1
+1..2
+ok 1 fdt_cpus
+not ok 2 fdt_psci
+KTAP version 1
+1..1
+ok 1 bitmap
+""", 2, 1),
+    ("no KTAP at all", "Kernel panic - not syncing\n", 0, 0),
+]
+
+
+def self_test():
+    bad = 0
+    for name, text, want_passed, want_failed in SELF_TESTS:
+        lines = [strip_timestamp(line) for line in text.splitlines()]
+        checks = ktap_checks(parse_ktap(lines))
+        passed = sum(c.ok for c in checks)
+        failed = len(checks) - passed
+        ok = (passed, failed) == (want_passed, want_failed)
+        bad += not ok
+        print(f"{'ok' if ok else 'FAIL'}  {name}: {passed} passed, {failed} failed"
+              + ("" if ok else f" (want {want_passed}, {want_failed})"))
+        if not ok:
+            print("\n".join(f"    {c}" for c in checks))
+    return 1 if bad else 0
+
+
+# ---- main ------------------------------------------------------------------------------
+
+RUNNING = set()         # qemu.sh processes alive, to stop on Ctrl-C
+RUNNING_LOCK = threading.Lock()
+
+
+def parse_args():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--only", action="append", default=[], metavar="NAME",
+                    help="run only the boots whose name contains NAME (repeatable)")
+    ap.add_argument("--list", action="store_true", help="list the boots and exit")
+    ap.add_argument("--jobs", type=int, default=2, help="boots run in parallel (2)")
+    ap.add_argument("--timeout", type=int, default=0,
+                    help=f"seconds per boot (default: the boot's own or {DEFAULT_TIMEOUT})")
+    ap.add_argument("--no-host", action="store_true", help="skip make -C tests/host")
+    ap.add_argument("--image", help="kernel Image to boot (default build/Image)")
+    ap.add_argument("--self-test", action="store_true", help="test the KTAP parser and exit")
+    args = ap.parse_args()
+    if args.image:
+        args.image = os.path.abspath(args.image)
+    return args
+
+
+def list_boots(boots):
+    for b in boots:
+        how = f" --bad-dtb {b.shim_dtb}" if b.shim_dtb else ""
+        print(f"{b.name:<20} ./qemu.sh {' '.join(b.qemu)}{how}  append='{b.append}'")
+
+
+def run_boots(boots, args):
+    """Runs the boots, reporting each as it completes; returns (passed, failed)."""
+    lock = threading.Lock()
+    totals = [0, 0]
+    stopping = threading.Event()      # set on Ctrl-C: report nothing more
+
+    def one(boot):
+        try:
+            timeout = args.timeout or boot.timeout or DEFAULT_TIMEOUT
+            checks, run, log_path = run_boot(boot, timeout, args.image)
+            seconds = run.seconds if run else 0.0
+        except Exception as e:      # a harness bug must not hide the other boots
+            checks, seconds = [Check("harness", False, f"{type(e).__name__}: {e}")], 0.0
+            log_path = os.path.join(LOG_DIR, boot.name + ".log")
+        with lock:
+            if stopping.is_set():
+                return
+            passed, failed = report(boot.name, checks, seconds, log_path)
+            totals[0] += passed
+            totals[1] += failed
+
+    pool = concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs))
+    try:
+        for future in [pool.submit(one, b) for b in boots]:
+            future.result()
+    except BaseException:
+        stopping.set()
+        raise
+    finally:        # on Ctrl-C: start nothing more, stop what runs
+        pool.shutdown(wait=False, cancel_futures=True)
+        with RUNNING_LOCK:
+            for proc in RUNNING:
+                stop(proc, signal.SIGTERM)
+    return tuple(totals)
+
+
+def interrupted(signum, frame):
+    raise KeyboardInterrupt
+
+
+def main():
+    args = parse_args()
+    os.chdir(ROOT)
+    if args.self_test:
+        return self_test()
+    boots = [b for b in BOOTS if not args.only or any(o in b.name for o in args.only)]
+    if args.list:
+        list_boots(boots)
+        return 0
+
+    signal.signal(signal.SIGTERM, interrupted)
+    os.makedirs(LOG_DIR, exist_ok=True)
+    image = args.image or "build/Image"
+    passed = failed = 0
+    if boots and not os.path.exists(image):
+        print(f"FAIL  {image} not found: run make first", flush=True)
+        boots, failed = [], 1
+    try:
+        p, f = run_boots(boots, args)
+        passed, failed = passed + p, failed + f
+        if not args.no_host:
+            checks, log_path, seconds = run_host_tests()
+            p, f = report("host tests", checks, seconds, log_path)
+            passed, failed = passed + p, failed + f
+    except KeyboardInterrupt:
+        print("run.py: interrupted", file=sys.stderr)
+        return 130
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# Checks that the host has every tool the build, qemu.sh and `make test` need,
+# and installs the missing Debian packages when it can (root + apt).
+#
+# Usage: tools/setup.sh [--quiet]
+#
+# When everything is present this is a quick no-op: it never calls apt then.
+# When something is missing and we are root on a Debian-like system, it adds the
+# arm64 architecture if needed (for libfdt-dev:arm64), runs `apt-get update`
+# once and installs the packages. Otherwise it prints what to install and
+# exits 1.
+set -euo pipefail
+
+quiet=0
+case "${1:-}" in
+  "") ;;
+  --quiet) quiet=1 ;;
+  -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  *) echo "setup.sh: unknown argument '$1' (try --help)" >&2; exit 2 ;;
+esac
+
+say() { if [ "$quiet" = 0 ]; then echo "setup.sh: $*"; fi; }
+
+# What we need, as "kind:thing:debian-package" triples. kind is `cmd` (a
+# program on PATH) or `file` (a path that must exist). libfdt comes prebuilt
+# for arm64 from Debian (see docs in design notes): the kernel links it.
+REQUIREMENTS=(
+  "cmd:aarch64-linux-gnu-gcc:gcc-aarch64-linux-gnu"
+  "cmd:aarch64-linux-gnu-as:binutils-aarch64-linux-gnu"
+  "cmd:aarch64-linux-gnu-ld:binutils-aarch64-linux-gnu"
+  "cmd:aarch64-linux-gnu-objcopy:binutils-aarch64-linux-gnu"
+  "cmd:aarch64-linux-gnu-nm:binutils-aarch64-linux-gnu"
+  "cmd:qemu-system-aarch64:qemu-system-arm"
+  "cmd:gdb-multiarch:gdb-multiarch"
+  "file:/usr/lib/u-boot/qemu_arm64/u-boot.bin:u-boot-qemu"
+  "cmd:mkimage:u-boot-tools"
+  "cmd:dtc:device-tree-compiler"
+  "cmd:mcopy:mtools"
+  "cmd:mformat:mtools"
+  "cmd:sfdisk:fdisk"
+  "cmd:python3:python3"
+  "cmd:gcc:gcc"
+  "cmd:make:make"
+  "file:/usr/include/stdio.h:libc6-dev"
+  "file:/usr/lib/aarch64-linux-gnu/libfdt.a:libfdt-dev:arm64"
+  "file:/usr/include/libfdt.h:libfdt-dev:arm64"
+  "cmd:timeout:coreutils"
+)
+
+# Fills the global arrays `missing` (what is absent) and `packages` (the
+# Debian packages that provide it, without duplicates).
+check_requirements() {
+  missing=()
+  packages=()
+  local req kind thing pkg
+  for req in "${REQUIREMENTS[@]}"; do
+    kind=${req%%:*}
+    thing=${req#*:}; thing=${thing%%:*}
+    pkg=${req#*:*:}
+    case "$kind" in
+      cmd)  command -v "$thing" >/dev/null 2>&1 && continue ;;
+      file) [ -e "$thing" ] && continue ;;
+    esac
+    missing+=("$thing")
+    case " ${packages[*]-} " in
+      *" $pkg "*) ;;
+      *) packages+=("$pkg") ;;
+    esac
+  done
+}
+
+check_requirements
+if [ "${#missing[@]}" -eq 0 ]; then
+  say "all tools present"
+  exit 0
+fi
+
+echo "setup.sh: missing: ${missing[*]}" >&2
+
+can_apt=0
+if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null && command -v dpkg >/dev/null; then
+  can_apt=1
+fi
+
+if [ "$can_apt" = 0 ]; then
+  cat >&2 <<EOF
+setup.sh: cannot install them here (needs root and apt-get). On Debian 12, run:
+  sudo dpkg --add-architecture arm64     # only for libfdt-dev:arm64
+  sudo apt-get update
+  sudo apt-get install ${packages[*]}
+EOF
+  exit 1
+fi
+
+# libfdt-dev:arm64 needs the arm64 architecture unless we already are arm64.
+native_arch=$(dpkg --print-architecture)
+case " ${packages[*]} " in
+  *" libfdt-dev:arm64 "*)
+    if [ "$native_arch" != arm64 ] &&
+       ! dpkg --print-foreign-architectures | grep -qx arm64; then
+      say "adding the arm64 architecture to dpkg"
+      dpkg --add-architecture arm64
+    fi ;;
+esac
+
+say "installing: ${packages[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q
+apt-get install -y -q -o Dpkg::Use-Pty=0 "${packages[@]}"
+
+check_requirements
+if [ "${#missing[@]}" -ne 0 ]; then
+  echo "setup.sh: still missing after install: ${missing[*]}" >&2
+  exit 1
+fi
+say "all tools present"
