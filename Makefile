@@ -32,17 +32,25 @@ LDFLAGS := -nostdlib -static -no-pie -z max-page-size=4096 -z norelro \
 
 ARCH_OBJS := arch/arm64/head.o arch/arm64/entry.o arch/arm64/cache.o \
 	arch/arm64/smccc.o arch/arm64/early_mmu.o arch/arm64/mmu.o \
-	arch/arm64/traps.o arch/arm64/stacktrace.o
+	arch/arm64/traps.o arch/arm64/stacktrace.o arch/arm64/switch.o \
+	arch/arm64/smp.o
 KERNEL_OBJS := kernel/main.o kernel/printk.o kernel/panic.o \
 	kernel/kallsyms.o kernel/params.o kernel/devicetree.o kernel/board.o \
 	kernel/memblock.o kernel/page_alloc.o kernel/kmalloc.o \
 	kernel/kunit.o kernel/fault_inject.o kernel/stackprotector.o \
-	kernel/time.o \
+	kernel/time.o kernel/percpu.o kernel/cpu.o kernel/smp.o \
+	kernel/sched/core.o kernel/sched/kthread.o kernel/sched/idle.o \
+	kernel/sched/wait.o kernel/sched/mutex.o kernel/shell.o \
+	kernel/console_input.o kernel/irq.o kernel/timer.o kernel/tick.o \
 	kernel/tests/mm_test.o kernel/tests/mmu_test.o \
-	kernel/tests/boot_test.o
+	kernel/tests/boot_test.o kernel/tests/smp_test.o kernel/tests/sched_test.o \
+	kernel/tests/irq_test.o kernel/tests/timer_test.o
 LIB_OBJS := lib/string.o lib/vsprintf.o lib/bitmap.o lib/cpumask.o \
 	lib/cmdline.o lib/fdt.o
-DRIVER_OBJS := drivers/serial/pl011.o drivers/firmware/psci.o
+DRIVER_OBJS := drivers/serial/pl011.o drivers/firmware/psci.o \
+	drivers/firmware/spin_table.o drivers/irqchip/irq-gic-common.o \
+	drivers/irqchip/irq-gic.o drivers/irqchip/irq-gic-v3.o \
+	drivers/clocksource/arm_arch_timer.o
 OBJS := $(addprefix $(B)/,$(ARCH_OBJS) $(KERNEL_OBJS) $(LIB_OBJS) $(DRIVER_OBJS))
 
 .PHONY: all run test host-test clean help setup

@@ -142,41 +142,17 @@ static void read_irqchip(const void *fdt)
 		board.irqchip.nr_reg++;
 }
 
-/* #interrupt-cells of the controller node's interrupts go to. */
-static int interrupt_cells(const void *fdt, int node)
-{
-	u32 phandle, cells;
-
-	for (; node >= 0; node = fdt_parent_offset(fdt, node))
-		if (!fdt_read_u32(fdt, node, "interrupt-parent", &phandle))
-			break;
-	if (node < 0)
-		return -1;
-	node = fdt_node_offset_by_phandle(fdt, phandle);
-	if (node < 0 || fdt_read_u32(fdt, node, "#interrupt-cells", &cells) ||
-	    cells < 1 || cells > BOARD_MAX_IRQ_CELLS)
-		return -1;
-	return cells;
-}
-
 static void read_timer(const void *fdt)
 {
 	static const char *const compat[] = {"arm,armv8-timer",
 					     "arm,armv7-timer", NULL};
-	int node = fdt_find_compatible(fdt, compat), cells, i, c;
-	struct board_irq *irq;
+	int node = fdt_find_compatible(fdt, compat);
 
 	board.timer.nr_irq = 0;
-	cells = node >= 0 ? interrupt_cells(fdt, node) : -1;
-	for (i = 0; cells > 0 && i < 4; i++) {
-		irq = &board.timer.irq[i];
-		for (c = 0; c < cells; c++)
-			if (fdt_read_cell(fdt, node, "interrupts",
-					  i * cells + c, &irq->cells[c]))
-				return;
-		irq->nr_cells = cells;
+	while (node >= 0 && board.timer.nr_irq < 4 &&
+	       !dt_read_irq(node, board.timer.nr_irq,
+			    &board.timer.irq[board.timer.nr_irq]))
 		board.timer.nr_irq++;
-	}
 }
 
 static void read_uart(const void *fdt)

@@ -4,6 +4,7 @@
  */
 #define pr_fmt(fmt) "dt: " fmt
 #include <asm/pgtable.h>
+#include <kernel/board.h>
 #include <kernel/devicetree.h>
 #include <kernel/printk.h>
 #include <libfdt.h>
@@ -106,4 +107,36 @@ int dt_probe_class(enum dt_class cls)
 		if (fdt_node_available(fdt, node) && !dt_probe_node(node, cls))
 			count++;
 	return count;
+}
+
+/* #interrupt-cells of the controller node's interrupts go to, or <0. */
+static int interrupt_cells(const void *fdt, int node)
+{
+	u32 phandle, cells;
+
+	for (; node >= 0; node = fdt_parent_offset(fdt, node))
+		if (!fdt_read_u32(fdt, node, "interrupt-parent", &phandle))
+			break;
+	if (node < 0)
+		return -ENOENT;
+	node = fdt_node_offset_by_phandle(fdt, phandle);
+	if (node < 0 || fdt_read_u32(fdt, node, "#interrupt-cells", &cells) ||
+	    cells < 1 || cells > BOARD_MAX_IRQ_CELLS)
+		return -EINVAL;
+	return cells;
+}
+
+int dt_read_irq(int node, int index, struct board_irq *out)
+{
+	const void *fdt = initial_boot_params;
+	int cells = interrupt_cells(fdt, node);
+
+	if (cells < 0)
+		return cells;
+	for (int c = 0; c < cells; c++)
+		if (fdt_read_cell(fdt, node, "interrupts", index * cells + c,
+				  &out->cells[c]))
+			return -ENOENT;
+	out->nr_cells = cells;
+	return 0;
 }

@@ -11,15 +11,21 @@
 #include <asm/sections.h>
 #include <asm/sysreg.h>
 #include <kernel/board.h>
+#include <kernel/clockevents.h>
 #include <kernel/console.h>
 #include <kernel/devicetree.h>
+#include <kernel/irq.h>
 #include <kernel/kunit.h>
 #include <kernel/mm.h>
 #include <kernel/panic.h>
 #include <kernel/params.h>
 #include <kernel/percpu.h>
 #include <kernel/printk.h>
+#include <kernel/sched.h>
+#include <kernel/shell.h>
+#include <kernel/smp.h>
 #include <kernel/time.h>
+#include <kernel/timer.h>
 #include <lib/kernel.h>
 
 #ifndef KERNEL_VERSION
@@ -31,9 +37,9 @@
 
 void trap_init(void);
 void fault_inject(const char *what);
-
-DEFINE_PER_CPU(unsigned int, cpu_number);
-unsigned long __per_cpu_offset[NR_CPUS];
+void smp_setup_cpu_maps(void);
+void setup_per_cpu_areas(void);
+void cpu_startup_entry(void) __noreturn;
 
 KERNEL_PARAM(loglevel, "console log level 0-8 (default 7: all but debug)");
 KERNEL_PARAM(fault, "deliberate fault: rodata text exec null undef panic");
@@ -108,8 +114,24 @@ static void print_banner(void)
 			v & 0xffff, board.psci.method);
 	else
 		pr_info("PSCI: not present\n");
-	pr_info("Timer: %llu Hz\n", (unsigned long long)arch_timer_get_freq());
+	irqchip_print_info();
+	tick_print_info();
 	pr_info("Command line: %s\n", boot_command_line);
+}
+
+/*
+ * The interrupt controller, the timer on it, and the boot CPU's tick.
+ * Each failure is printed and the boot goes on without what it lost.
+ */
+static void interrupts_init(void)
+{
+	timers_init(); /* first: timer lists exist even with no tick */
+	if (irqchip_init())
+		return;
+	clockevents_init();
+	irqchip->cpu_init();
+	tick_cpu_start();
+	local_irq_enable();
 }
 
 static void apply_params(void)
@@ -121,10 +143,28 @@ static void apply_params(void)
 	params_check();
 }
 
-void start_kernel(phys_addr_t dtb_pa, u32 entry_el, phys_addr_t kimage_pa)
+/*
+ * The first thread: brings the other CPUs up, then does what the command
+ * line asks (a deliberate fault, tests, power-off) or starts the shell.
+ */
+static int kernel_init(void *unused)
 {
 	char arg[256];
 
+	smp_init();
+	if (param_get("fault", arg, sizeof(arg)))
+		fault_inject(arg);
+	if (param_get("test", arg, sizeof(arg)))
+		kunit_run_tests(arg);
+	if (param_has("poweroff"))
+		machine_power_off();
+	pr_info("Boot complete.\n");
+	shell_start();
+	return 0;
+}
+
+void start_kernel(phys_addr_t dtb_pa, u32 entry_el, phys_addr_t kimage_pa)
+{
 	trap_init();
 	paging_init_early(kimage_pa);
 	board.entry_el = entry_el;
@@ -135,17 +175,17 @@ void start_kernel(phys_addr_t dtb_pa, u32 entry_el, phys_addr_t kimage_pa)
 		boot_failed("no valid device tree");
 	console_init();
 	memory_init();
+	smp_setup_cpu_maps();
+	setup_per_cpu_areas();
+	sched_init();
 	dt_probe_class(DT_CLASS_FIRMWARE);
+	interrupts_init();
+	smp_init_ipis();
 	apply_params();
 	print_banner();
 
-	if (param_get("fault", arg, sizeof(arg)))
-		fault_inject(arg);
-	if (param_get("test", arg, sizeof(arg)))
-		kunit_run_tests(arg);
-	if (param_has("poweroff"))
-		machine_power_off();
-	pr_info("Boot complete; idle.\n");
-	for (;;)
-		wfi();
+	if (!kthread_run(kernel_init, NULL, "init"))
+		panic("cannot start the init thread");
+	/* The boot thread becomes CPU 0's idle thread. */
+	cpu_startup_entry();
 }

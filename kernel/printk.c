@@ -143,6 +143,20 @@ int printk(const char *fmt, ...)
 	return n;
 }
 
+/* Write to the consoles only, not the log (the shell's echo and prompt). */
+void console_write(const char *s, size_t n)
+{
+	unsigned long flags;
+	bool locked = printk_lock_get(&flags);
+	struct console *con;
+
+	list_for_each_entry (con, &consoles, node)
+		con->write(con, s, n);
+	if (locked)
+		spin_unlock(&printk_lock);
+	local_irq_restore(flags);
+}
+
 void register_console(struct console *con)
 {
 	static char replay[LOG_BUF_LEN];

@@ -55,6 +55,20 @@ bool bitmap_equal(const unsigned long *a, const unsigned long *b,
 	return true;
 }
 
+bool bitmap_intersects(const unsigned long *a, const unsigned long *b,
+		       unsigned int nbits)
+{
+	unsigned int k, full = nbits / BITS_PER_LONG;
+
+	for (k = 0; k < full; k++) {
+		if (a[k] & b[k])
+			return true;
+	}
+	if (nbits % BITS_PER_LONG)
+		return a[k] & b[k] & BITMAP_LAST_WORD_MASK(nbits);
+	return false;
+}
+
 bool bitmap_empty(const unsigned long *src, unsigned int nbits)
 {
 	return find_first_bit(src, nbits) >= nbits;

@@ -97,6 +97,8 @@ static bool find_last(const char *cmdline, const char *key, struct word *last)
 	bool found = false;
 	struct word w;
 
+	/* Defined even when not found: quiets -O3's maybe-uninitialized. */
+	*last = (struct word){0};
 	if (!cmdline || !klen)
 		return false;
 	while (next_word(&cmdline, &w)) {
@@ -164,8 +166,7 @@ static int value_ulong(const struct word *w, unsigned long *out)
 	return 0;
 }
 
-int cmdline_get_ulong(const char *cmdline, const char *key,
-		      unsigned long *out)
+int cmdline_get_ulong(const char *cmdline, const char *key, unsigned long *out)
 {
 	struct word w;
 

@@ -136,12 +136,19 @@ size_t strnlen(const char *s, size_t max)
 	return n;
 }
 
+/* Compares as unsigned char, as C requires, so "\x80" sorts after "a". */
 int strcmp(const char *a, const char *b)
 {
-	return strncmp(a, b, SIZE_MAX);
+	const u8 *x = (const u8 *)a, *y = (const u8 *)b;
+
+	for (;; x++, y++) {
+		if (*x != *y)
+			return *x - *y;
+		if (!*x)
+			return 0;
+	}
 }
 
-/* Compares as unsigned char, as C requires, so "\x80" sorts after "a". */
 int strncmp(const char *a, const char *b, size_t n)
 {
 	const u8 *x = (const u8 *)a, *y = (const u8 *)b;

@@ -136,8 +136,8 @@ static void put_string(struct out *o, const struct spec *sp, const char *s)
 
 static void put_pointer(struct out *o, const struct spec *sp, void *p)
 {
-	struct spec ptr = { .flags = sp->flags & F_LEFT, .width = sp->width };
-	struct num n = { .val = (uintptr_t)p, .base = 16, .prefix = "0x" };
+	struct spec ptr = {.flags = sp->flags & F_LEFT, .width = sp->width};
+	struct num n = {.val = (uintptr_t)p, .base = 16, .prefix = "0x"};
 
 	/* Every hex digit of the pointer, so columns of addresses line up. */
 	ptr.prec = 2 * sizeof(p);
@@ -190,7 +190,7 @@ static unsigned long long arg_unsigned(va_list *ap, enum length length)
 static void put_signed(struct out *o, const struct spec *sp, va_list *ap)
 {
 	long long v = arg_signed(ap, sp->length);
-	struct num n = { .val = v, .base = 10, .prefix = "" };
+	struct num n = {.val = v, .base = 10, .prefix = ""};
 
 	if (v < 0) {
 		/* Negate as unsigned: -LLONG_MIN does not fit a long long. */
@@ -207,7 +207,7 @@ static void put_signed(struct out *o, const struct spec *sp, va_list *ap)
 static void put_unsigned(struct out *o, const struct spec *sp, va_list *ap,
 			 char conv)
 {
-	struct num n = { .val = arg_unsigned(ap, sp->length), .prefix = "" };
+	struct num n = {.val = arg_unsigned(ap, sp->length), .prefix = ""};
 
 	n.base = conv == 'o' ? 8 : conv == 'u' ? 10 : 16;
 	n.upper = conv == 'X';
@@ -273,16 +273,18 @@ static const char *parse_width(const char *p, struct spec *sp, va_list *ap)
 }
 
 /* A lone '.' is precision 0; a negative '*' precision is none at all. */
-static const char *parse_precision(const char *p, struct spec *sp,
-				   va_list *ap)
+static const char *parse_precision(const char *p, struct spec *sp, va_list *ap)
 {
+	int prec;
+
 	sp->prec = -1;
 	if (*p != '.')
 		return p;
 	p++;
 	if (*p != '*')
 		return parse_int(p, &sp->prec);
-	sp->prec = max(va_arg(*ap, int), -1);
+	prec = va_arg(*ap, int);
+	sp->prec = prec < 0 ? -1 : prec;
 	return p + 1;
 }
 
@@ -317,7 +319,7 @@ static const char *parse_length(const char *p, enum length *length)
  */
 static const char *convert(struct out *o, const char *pct, va_list *ap)
 {
-	struct spec sp = { 0 };
+	struct spec sp = {0};
 	const char *p;
 
 	p = parse_flags(pct + 1, &sp);
@@ -362,7 +364,7 @@ static const char *convert(struct out *o, const char *pct, va_list *ap)
 
 int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 {
-	struct out o = { .buf = buf, .size = size };
+	struct out o = {.buf = buf, .size = size};
 	va_list args;
 
 	/* A copy, so the helpers can share one va_list through a pointer. */

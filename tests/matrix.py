@@ -10,13 +10,16 @@ passed or failed test in the final `N passed, N failed` line:
   - each regex of `expect` (somewhere in the output), of `expect_in_order`
     (one after the other, same line allowed) and of `forbid` (nowhere);
   - how the run ends: "poweroff" (QEMU exits 0 by itself: PSCI SYSTEM_OFF)
-    or "halt" (the kernel prints `System halted`; the harness stops QEMU).
+    or "halt" (the kernel prints `System halted`; the harness stops QEMU);
+  - for a boot with a `script` (the monitor shell): each Step's wait, and
+    each regex of its `expect` and its `check` on the reply (see Step).
 
 Regexes are Python `re` patterns matched against each console line after its
 printk timestamp `[    0.012345] ` is removed; use (?i) for case-insensitive.
 To add a boot, copy an entry. Run one alone: `tests/run.py --only NAME`.
 """
 
+import re
 from dataclasses import dataclass
 
 
@@ -26,6 +29,27 @@ class Group:
     some line, in any order."""
     name: str
     regexes: list
+
+
+@dataclass
+class Step:
+    """One exchange on the console (the monitor shell): wait until the
+    console output matches `wait`, then type `send`.
+
+    `wait` is searched in the raw output (CRs removed, timestamps kept, no
+    line splitting: the prompt `hpk> ` ends no line) from the end of the
+    previous step's match on; if it does not show up within `timeout`
+    seconds the boot fails there. `send` (str, or bytes for binary) is typed
+    as is: end a command with "\r", as a terminal's Enter does. The reply
+    is what the console printed from this step's match to the next step's
+    (its prompt), or to the end of the output for the last step; its lines,
+    timestamps removed, must match each regex of `expect` (somewhere) and
+    pass `check`, a function(lines) returning a list of problems."""
+    wait: str
+    send: object = ""            # what to type once `wait` matched
+    expect: tuple = ()           # regexes (or Groups) the reply must match
+    check: object = None         # function(reply lines) -> list of problems
+    timeout: int = 30            # seconds for `wait` to match
 
 
 @dataclass
@@ -46,6 +70,7 @@ class Boot:
     #   a path      that file
     shim_dtb: str = ""
     timeout: int = 0             # seconds; 0 = the harness default (60)
+    script: tuple = ()           # Steps typed into the console (see Step)
 
 
 TRUNCATED_DTB_BYTES = 200

@@ -41,11 +41,45 @@ ENTRY(primary_entry)
 	br	x8
 END(primary_entry)
 
+/*
+ * A secondary CPU's physical entry (PSCI CPU_ON or the spin-table
+ * release), MMU off. x0 is not used: spin-table passes nothing there, so
+ * the CPU learns who it is from secondary_data (arch/arm64/smp.c).
+ */
+ENTRY(secondary_entry)
+	bl	el2_setup
+	adr_l	x0, idmap_pg_dir
+	adr_l	x1, swapper_pg_dir
+	bl	__enable_mmu
+	ldr	x8, =secondary_switched
+	br	x8
+END(secondary_entry)
+
+/* Fault injection (fail_cpu=): a CPU started here never arrives. */
+ENTRY(secondary_lost)
+1:	wfe
+	b	1b
+END(secondary_lost)
+
 	.text
+ENTRY(secondary_switched)
+	adr_l	x0, secondary_data
+	ldp	x1, x2, [x0]		/* task, stack */
+	msr	sp_el0, x1
+	mov	sp, x2
+	mov	x29, xzr
+	mov	x30, xzr
+	bl	secondary_start_kernel
+	b	.
+END(secondary_switched)
+
 /* Runs at the kernel's virtual address with the MMU and caches on. */
 ENTRY(primary_switched)
 	adr_l	x0, boot_stack_end
 	mov	sp, x0
+	adr_l	x0, init_task		/* current = init_task (SP_EL0) */
+	msr	sp_el0, x0
+	msr	tpidr_el1, xzr		/* per-CPU offset 0: the template */
 	mov	x29, xzr		/* end of the frame chain for backtraces */
 	mov	x30, xzr
 	adr_l	x0, __bss_start

@@ -5,6 +5,7 @@
 #include <asm/ptrace.h>
 #include <asm/sysreg.h>
 #include <kernel/irq.h>
+#include <kernel/preempt.h>
 #include <kernel/panic.h>
 #include <kernel/printk.h>
 #include <lib/kernel.h>
@@ -12,6 +13,7 @@
 extern char vectors[];
 
 void (*handle_arch_irq)(struct pt_regs *regs);
+void preempt_schedule_irq(void);
 
 static const char *const esr_class_names[64] = {
 	[0x00] = "Unknown/Uncategorized",
@@ -101,6 +103,9 @@ void el1_irq_handler(struct pt_regs *regs)
 		die("unexpected interrupt", regs);
 	}
 	handle_arch_irq(regs);
+	/* Preempt here, on the way out, if the interrupted code allows. */
+	if (!preempt_count() && test_thread_flag(TIF_NEED_RESCHED))
+		preempt_schedule_irq();
 }
 
 void bad_mode(struct pt_regs *regs, int reason)

@@ -7,6 +7,8 @@
 #define pr_fmt(fmt) "psci: " fmt
 #include <asm/smccc.h>
 #include <kernel/board.h>
+#include <kernel/cpu.h>
+#include <kernel/cpu_ops.h>
 #include <kernel/devicetree.h>
 #include <kernel/panic.h>
 #include <kernel/printk.h>
@@ -115,6 +117,22 @@ static int psci_probe(const struct dt_device *dev)
 	pm_power_off = psci_system_off;
 	return 0;
 }
+
+static int psci_boot_cpu(unsigned int cpu, phys_addr_t entry)
+{
+	int err = psci_cpu_on(cpu_logical_map(cpu), entry, cpu);
+
+	if (err)
+		pr_err("CPU%u: CPU_ON failed: %s (%d)\n", cpu,
+		       psci_error_name(err), err);
+	return err ? -EIO : 0;
+}
+
+static const struct cpu_operations psci_cpu_ops = {
+	.name = "psci",
+	.cpu_boot = psci_boot_cpu,
+};
+CPU_OPS_DECLARE(psci, psci_cpu_ops);
 
 static const char *const psci_compat[] = {"arm,psci-1.0", "arm,psci-0.2",
 					  "arm,psci", NULL};

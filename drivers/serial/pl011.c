@@ -7,6 +7,8 @@
 #include <asm/pgtable.h>
 #include <kernel/console.h>
 #include <kernel/devicetree.h>
+#include <kernel/irq.h>
+#include <lib/errno.h>
 #include <kernel/printk.h>
 
 #define UART_DR 0x00
@@ -14,6 +16,10 @@
 #define UART_FR_RXFE (1 << 4)
 #define UART_FR_TXFF (1 << 5)
 #define UART_CR 0x30
+#define UART_IMSC 0x38
+#define UART_IMSC_RXIM (1 << 4)
+#define UART_IMSC_RTIM (1 << 6) /* receive timeout: FIFO not empty, idle */
+#define UART_ICR 0x44
 #define UART_CR_EN (1 << 0)
 #define UART_CR_TXE (1 << 8)
 #define UART_CR_RXE (1 << 9)
@@ -21,6 +27,8 @@
 struct pl011 {
 	void *base;
 	struct console con;
+	struct board_irq irq_spec;
+	bool has_irq;
 };
 
 /* One is enough: the kernel has one console UART. */
@@ -53,6 +61,37 @@ static int pl011_getc(struct console *con)
 	return readl_relaxed(port->base + UART_DR) & 0xff;
 }
 
+static void pl011_rx_interrupt(unsigned int irq, void *dev)
+{
+	struct pl011 *port = dev;
+	char buf[32];
+	size_t n = 0;
+
+	while (n < sizeof(buf) &&
+	       !(readl_relaxed(port->base + UART_FR) & UART_FR_RXFE))
+		buf[n++] = readl_relaxed(port->base + UART_DR) & 0xff;
+	writel_relaxed(UART_IMSC_RXIM | UART_IMSC_RTIM, port->base + UART_ICR);
+	console_receive(buf, n);
+}
+
+static int pl011_enable_rx(struct console *con)
+{
+	struct pl011 *port = con->priv;
+	unsigned int irq, type;
+	int err;
+
+	if (!port->has_irq || !irqchip ||
+	    irqchip->xlate(&port->irq_spec, &irq, &type))
+		return -ENODEV;
+	if (irqchip->set_type)
+		irqchip->set_type(irq, type);
+	err = request_irq(irq, pl011_rx_interrupt, "uart-pl011", port);
+	if (err)
+		return err;
+	writel_relaxed(UART_IMSC_RXIM | UART_IMSC_RTIM, port->base + UART_IMSC);
+	return 0;
+}
+
 static struct console *pl011_setup(phys_addr_t base)
 {
 	struct pl011 *port = &pl011_port;
@@ -66,6 +105,7 @@ static struct console *pl011_setup(phys_addr_t base)
 	port->con.name = "pl011";
 	port->con.write = pl011_write;
 	port->con.getc = pl011_getc;
+	port->con.enable_rx = pl011_enable_rx;
 	port->con.priv = port;
 	return &port->con;
 }
@@ -76,7 +116,8 @@ static int pl011_probe(const struct dt_device *dev)
 	struct console *con = pl011_setup(dev->reg[0].base);
 
 	if (!con)
-		return -12;
+		return -ENOMEM;
+	pl011_port.has_irq = !dt_read_irq(dev->node, 0, &pl011_port.irq_spec);
 	register_console(con);
 	return 0;
 }

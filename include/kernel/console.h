@@ -11,13 +11,23 @@ struct console {
 	void (*write)(struct console *con, const char *s, size_t n);
 	/* A received character, or -1 if none is waiting. */
 	int (*getc)(struct console *con);
+	/* Start receiving by interrupt (after the irqchip is up), or NULL. */
+	int (*enable_rx)(struct console *con);
 	void *priv;
 	struct list_head node;
 };
 
+/* From a driver's receive interrupt: characters typed on the console. */
+void console_receive(const char *s, size_t n);
+/* Sleep until a character arrives (the shell). */
+int console_getchar(void);
+u64 console_rx_dropped(void);
+
 /* Register con; everything already in the log ring is replayed to it. */
 void register_console(struct console *con);
 struct console *console_first(void);
+/* Straight to the consoles, not the log: the shell's echo and prompt. */
+void console_write(const char *s, size_t n);
 
 /*
  * Early consoles by name, for when the device tree cannot name one: a

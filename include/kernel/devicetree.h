@@ -30,6 +30,7 @@ enum dt_class {
 	DT_CLASS_CONSOLE,
 	DT_CLASS_FIRMWARE,
 	DT_CLASS_IRQCHIP,
+	DT_CLASS_TIMER, /* clock event devices: probed after the irqchip */
 	DT_CLASS_POWER,
 };
 
@@ -49,6 +50,9 @@ extern const void *initial_boot_params;
 
 /* Map and fully check the blob at pa. 0, or <0 with the reason printed. */
 int dt_init(phys_addr_t pa);
+struct board_irq;
+/* The index-th "interrupts" specifier of node, with its cell count. */
+int dt_read_irq(int node, int index, struct board_irq *out);
 /* Probe node with the first matching driver of cls (-ENODEV: none). */
 int dt_probe_node(int node, enum dt_class cls);
 /* Probe every available node some driver of cls matches; returns count. */

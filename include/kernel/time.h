@@ -6,6 +6,7 @@
 
 #define NSEC_PER_SEC 1000000000ULL
 #define NSEC_PER_USEC 1000ULL
+#define MSEC_PER_SEC 1000ULL
 
 /* Counter ticks to nanoseconds without overflowing 64 bits. */
 static inline u64 cycles_to_ns(u64 cyc, u64 freq)

@@ -127,6 +127,9 @@ bool bitmap_andnot(unsigned long *dst, const unsigned long *a,
 		   const unsigned long *b, unsigned int nbits);
 bool bitmap_equal(const unsigned long *a, const unsigned long *b,
 		  unsigned int nbits);
+/* Whether a and b have a bit below nbits set in both. */
+bool bitmap_intersects(const unsigned long *a, const unsigned long *b,
+		       unsigned int nbits);
 bool bitmap_empty(const unsigned long *src, unsigned int nbits);
 bool bitmap_full(const unsigned long *src, unsigned int nbits);
 unsigned int bitmap_weight(const unsigned long *src, unsigned int nbits);
@@ -149,7 +152,7 @@ static inline unsigned long find_first_zero_bit(const unsigned long *addr,
 	return find_next_zero_bit(addr, size, 0);
 }
 
-#define for_each_set_bit(bit, addr, size)                  \
+#define for_each_set_bit(bit, addr, size)                            \
 	for ((bit) = find_first_bit((addr), (size)); (bit) < (size); \
 	     (bit) = find_next_bit((addr), (size), (bit) + 1))
 

@@ -27,8 +27,7 @@ bool cmdline_has(const char *cmdline, const char *key);
  * ten). Returns 0, -ENOENT if the key is absent, or -EINVAL (leaving *out
  * alone) if the value is empty, has anything but digits, or does not fit.
  */
-int cmdline_get_ulong(const char *cmdline, const char *key,
-		      unsigned long *out);
+int cmdline_get_ulong(const char *cmdline, const char *key, unsigned long *out);
 
 /*
  * A size like Linux's memparse: a number (base 0: "0x" hex, leading 0 octal,

@@ -102,6 +102,13 @@ static inline bool cpumask_andnot(struct cpumask *dst, const struct cpumask *a,
 			     cpumask_bits(b), NR_CPUS);
 }
 
+/* Whether a and b have a CPU in common. */
+static inline bool cpumask_intersects(const struct cpumask *a,
+				      const struct cpumask *b)
+{
+	return bitmap_intersects(cpumask_bits(a), cpumask_bits(b), NR_CPUS);
+}
+
 /* The lowest CPU in mask, or NR_CPUS if it is empty. */
 static inline unsigned int cpumask_first(const struct cpumask *mask)
 {
@@ -114,7 +121,7 @@ static inline unsigned int cpumask_next(int n, const struct cpumask *mask)
 	return find_next_bit(cpumask_bits(mask), NR_CPUS, n + 1);
 }
 
-#define for_each_cpu(cpu, mask)                                  \
+#define for_each_cpu(cpu, mask)                            \
 	for ((cpu) = cpumask_first(mask); (cpu) < NR_CPUS; \
 	     (cpu) = cpumask_next((cpu), (mask)))
 

@@ -22,7 +22,9 @@ struct list_head {
 #define LIST_POISON1 ((struct list_head *)0xdead000000000100UL)
 #define LIST_POISON2 ((struct list_head *)0xdead000000000122UL)
 
+/* clang-format off */
 #define LIST_HEAD_INIT(name) { &(name), &(name) }
+/* clang-format on */
 #define LIST_HEAD(name) struct list_head name = LIST_HEAD_INIT(name)
 
 static inline void INIT_LIST_HEAD(struct list_head *list)
@@ -120,15 +122,15 @@ static inline void list_splice_tail_init(struct list_head *list,
 #define list_for_each(pos, head) \
 	for ((pos) = (head)->next; (pos) != (head); (pos) = (pos)->next)
 
-#define list_for_each_entry(pos, head, member)                          \
+#define list_for_each_entry(pos, head, member)                           \
 	for ((pos) = list_first_entry(head, __typeof__(*(pos)), member); \
 	     &(pos)->member != (head); (pos) = list_next_entry(pos, member))
 
 /* Safe against removal of pos: n already holds the next entry. */
 #define list_for_each_entry_safe(pos, n, head, member)                   \
-	for ((pos) = list_first_entry(head, __typeof__(*(pos)), member),  \
-	    (n) = list_next_entry(pos, member);                            \
-	     &(pos)->member != (head);                                     \
+	for ((pos) = list_first_entry(head, __typeof__(*(pos)), member), \
+	    (n) = list_next_entry(pos, member);                          \
+	     &(pos)->member != (head);                                   \
 	     (pos) = (n), (n) = list_next_entry(n, member))
 
 #endif

@@ -1,0 +1,102 @@
+/*
+ * The Arm generic timer as the clock event device: each CPU's EL1
+ * virtual timer (CNTV_*), compared against the virtual count that
+ * ktime_get_ns() reads, so events and time agree. Its PPI comes from the
+ * device tree's timer node (the third interrupt: the virtual timer), its
+ * frequency from CNTFRQ_EL0.
+ */
+#define pr_fmt(fmt) "arch_timer: " fmt
+#include <asm/sysreg.h>
+#include <kernel/board.h>
+#include <kernel/clockevents.h>
+#include <kernel/devicetree.h>
+#include <kernel/irq.h>
+#include <kernel/printk.h>
+#include <kernel/time.h>
+#include <lib/errno.h>
+
+#define ARCH_TIMER_CTRL_ENABLE BIT(0)
+#define ARCH_TIMER_CTRL_IT_MASK BIT(1)
+#define ARCH_TIMER_CTRL_IT_STAT BIT(2)
+
+/* Order of the timer node's interrupts (the binding's). */
+#define ARCH_TIMER_VIRT_PPI 2
+
+static struct clock_event_device arch_timer_evt;
+static unsigned int arch_timer_irq_type;
+
+static void arch_timer_set_next_event(u64 cycles)
+{
+	write_sysreg(cycles, cntv_cval_el0);
+	write_sysreg(ARCH_TIMER_CTRL_ENABLE, cntv_ctl_el0);
+	isb(); /* take effect before we return and, say, wait */
+}
+
+static void arch_timer_shutdown(void)
+{
+	write_sysreg(0, cntv_ctl_el0);
+	isb();
+}
+
+static void arch_timer_cpu_init(void)
+{
+	arch_timer_shutdown();
+	enable_percpu_irq(arch_timer_evt.irq, arch_timer_irq_type);
+}
+
+/*
+ * The interrupt is level: it stays asserted until the compare value
+ * moves ahead of the count or the timer is masked. Mask it here; the
+ * event handler's set_next_event() unmasks it.
+ */
+static void arch_timer_handler(unsigned int irq, void *dev)
+{
+	struct clock_event_device *evt = dev;
+	u64 ctl = read_sysreg(cntv_ctl_el0);
+
+	if (!(ctl & ARCH_TIMER_CTRL_IT_STAT))
+		return;
+	write_sysreg(ctl | ARCH_TIMER_CTRL_IT_MASK, cntv_ctl_el0);
+	isb();
+	if (evt->event_handler)
+		evt->event_handler();
+}
+
+static int arch_timer_probe(const struct dt_device *dev)
+{
+	struct clock_event_device *evt = &arch_timer_evt;
+	unsigned int irq;
+	int err;
+
+	if (!irqchip) {
+		pr_err("no interrupt controller: no timer interrupt\n");
+		return -ENODEV;
+	}
+	if (board.timer.nr_irq <= ARCH_TIMER_VIRT_PPI ||
+	    irqchip->xlate(&board.timer.irq[ARCH_TIMER_VIRT_PPI], &irq,
+			   &arch_timer_irq_type)) {
+		pr_err("%s: no usable virtual timer interrupt\n", dev->name);
+		return -EINVAL;
+	}
+	evt->freq = arch_timer_get_freq();
+	if (!evt->freq) {
+		pr_err("CNTFRQ_EL0 is 0: firmware did not set the frequency\n");
+		return -EINVAL;
+	}
+	evt->name = "arch_timer";
+	evt->irq = irq;
+	evt->set_next_event = arch_timer_set_next_event;
+	evt->shutdown = arch_timer_shutdown;
+	evt->cpu_init = arch_timer_cpu_init;
+	err = request_percpu_irq(irq, arch_timer_handler, evt->name, evt);
+	if (err) {
+		pr_err("IRQ %u: request failed: %d\n", irq, err);
+		return err;
+	}
+	clockevents_register_device(evt);
+	return 0;
+}
+
+static const char *const arch_timer_compat[] = {"arm,armv8-timer",
+						"arm,armv7-timer", NULL};
+DT_DRIVER(arch_timer, DT_CLASS_TIMER, arch_timer_compat, arch_timer_probe);

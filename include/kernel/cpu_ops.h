@@ -1,0 +1,27 @@
+/*
+ * CPU enable methods, as the device tree's "enable-method" names them:
+ * how to start a CPU at an entry point, and how to take one off. Each
+ * method's driver declares its operations with CPU_OPS_DECLARE().
+ */
+#ifndef KERNEL_CPU_OPS_H
+#define KERNEL_CPU_OPS_H
+
+#include <lib/kernel.h>
+
+struct cpu_operations {
+	const char *name; /* the enable-method string */
+	/* Start cpu at the physical address entry (MMU off). */
+	int (*cpu_boot)(unsigned int cpu, phys_addr_t entry);
+	/* On the dying CPU itself: power down or park; does not return. */
+	void (*cpu_die)(unsigned int cpu);
+	/* On a surviving CPU: 0 once cpu is really off, <0 if not. */
+	int (*cpu_kill)(unsigned int cpu);
+};
+
+#define CPU_OPS_DECLARE(_id, _ops)                                            \
+	static const struct cpu_operations *__cpu_ops_##_id __used __section( \
+		".cpu_ops") = &(_ops)
+
+const struct cpu_operations *get_cpu_ops(unsigned int cpu);
+
+#endif

@@ -1,0 +1,60 @@
+/*
+ * The scheduler: kernel threads on per-CPU run queues, preempted at the
+ * tick, placed and migrated under CPU affinity, balanced when a CPU idles.
+ */
+#ifndef KERNEL_SCHED_H
+#define KERNEL_SCHED_H
+
+#include <kernel/current.h>
+#include <kernel/percpu.h>
+#include <kernel/preempt.h>
+#include <kernel/task.h>
+#include <lib/kernel.h>
+
+/* The boot CPU's init_task becomes a thread the scheduler knows. */
+void sched_init(void);
+/* Each CPU, coming up: make `current` its idle thread and start. */
+void sched_init_cpu(unsigned int cpu);
+
+__printf(3, 4) struct task_struct *kthread_create(int (*fn)(void *), void *arg,
+						  const char *fmt, ...);
+#define kthread_run(fn, arg, ...)                             \
+	({                                                    \
+		struct task_struct *__t =                     \
+			kthread_create(fn, arg, __VA_ARGS__); \
+		if (__t)                                      \
+			wake_up_process(__t);                 \
+		__t;                                          \
+	})
+/* Pin a thread that has not run yet to one CPU for good. */
+void kthread_bind(struct task_struct *t, unsigned int cpu);
+int set_cpus_allowed(struct task_struct *t, const struct cpumask *mask);
+
+int wake_up_process(struct task_struct *t);
+void schedule(void);
+void yield(void);
+__noreturn void do_exit(int code);
+
+#define set_current_state(s) smp_store_release(&current->state, (s))
+#define __set_current_state(s) WRITE_ONCE(current->state, (s))
+
+/* Sleep for at least `timeout` jiffies; returns the jiffies left. */
+u64 schedule_timeout(u64 timeout);
+void msleep(unsigned int ms);
+
+/* Called from the tick on every CPU. */
+void scheduler_tick(void);
+/* Ask cpu to reschedule (sets the flag; IPIs if remote). */
+void resched_cpu(unsigned int cpu);
+
+/* Per-CPU figures for the `cpus` command. */
+struct sched_cpu_stats {
+	struct task_struct *curr;
+	unsigned int nr_running;
+	u64 idle_ns;
+	u64 busy_ns;
+};
+void sched_cpu_stats(unsigned int cpu, struct sched_cpu_stats *st);
+void show_threads(void);
+
+#endif

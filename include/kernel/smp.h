@@ -1,0 +1,45 @@
+/*
+ * Cross-CPU calls and the other inter-processor interrupts, and bringing
+ * the secondary CPUs up at boot.
+ */
+#ifndef KERNEL_SMP_H
+#define KERNEL_SMP_H
+
+#include <kernel/percpu.h>
+#include <lib/cpumask.h>
+
+typedef void (*smp_call_func_t)(void *info);
+
+/*
+ * Run func(info) on cpu, with interrupts off there. With wait, return
+ * once it has run. 0, or -ENXIO if cpu is not online. Must not be called
+ * with interrupts off when waiting (two CPUs could wait on each other).
+ */
+int smp_call_function_single(unsigned int cpu, smp_call_func_t func, void *info,
+			     bool wait);
+/* The same on every online CPU in mask except the caller. */
+void smp_call_function_many(const struct cpumask *mask, smp_call_func_t func,
+			    void *info, bool wait);
+/* ... and on every online CPU including the caller. */
+void on_each_cpu(smp_call_func_t func, void *info, bool wait);
+
+void smp_send_reschedule(unsigned int cpu);
+/* Stop every other online CPU (panic, power-off). */
+void smp_send_stop(void);
+/* Ask each CPU in mask to print its backtrace (stall reports). */
+void smp_send_backtrace(const struct cpumask *mask);
+
+/* Boot: IPI handlers, then bring up every CPU the device tree lists. */
+void smp_prepare_boot_cpu(void);
+void smp_init_ipis(void);
+void smp_init(void);
+
+/* Take IPIs on the calling CPU (each CPU as it comes up). */
+void smp_enable_ipis(void);
+/* How many IPIs of a type cpu has taken. */
+u64 ipi_count(unsigned int ipi, unsigned int cpu);
+
+/* Run queued cross-CPU calls on this CPU (a CPU going down drains). */
+void flush_smp_call_function_queue(void);
+
+#endif

@@ -1,0 +1,79 @@
+/*
+ * Time on the tick: HZ, jiffies, kernel timers, the tick itself.
+ *
+ * jiffies are derived from the monotonic counter (ns / tick period), so
+ * no CPU has to be "the" timekeeper and hotplug need not hand that job
+ * over. Kernel timers live on a per-CPU list and run from that CPU's tick
+ * interrupt (hard interrupt context: they must not sleep).
+ */
+#ifndef KERNEL_TIMER_H
+#define KERNEL_TIMER_H
+
+#include <lib/list.h>
+#include <lib/types.h>
+
+extern unsigned int HZ; /* hz= on the command line, default 100 */
+
+u64 get_jiffies_64(void);
+#define jiffies get_jiffies_64()
+u64 jiffies_to_nsecs(u64 j);
+u64 nsecs_to_jiffies(u64 ns);
+u64 msecs_to_jiffies(u64 ms);
+
+/*
+ * A timer fires at the first tick of its CPU at which jiffies >=
+ * expires. Set it up with timer_setup(); after that the fields are the
+ * timer code's (period may be set before add_timer_on()), and
+ * timer_pending() is the way to ask.
+ */
+struct timer_list {
+	struct list_head entry;
+	u64 expires; /* jiffies */
+	u64 period; /* jiffies; 0 for a one-shot timer */
+	void (*function)(struct timer_list *t);
+	int cpu; /* whose list it is on, -1 if none */
+	int base_cpu; /* whose lock guards it; -1 while it moves */
+};
+
+void timer_setup(struct timer_list *t, void (*fn)(struct timer_list *));
+/*
+ * (Re)arm a one-shot timer on the calling CPU; 1 if it was pending. A
+ * timer whose callback is running stays on the CPU running it, so that
+ * del_timer_sync() can see the callback.
+ */
+int mod_timer(struct timer_list *t, u64 expires);
+/* Arm on a given CPU (one-shot, or periodic if t->period is set, as
+ * mod_timer_periodic() leaves it). A CPU whose tick is not running, or
+ * that went away, gets no timer: the calling CPU takes it instead. */
+void add_timer_on(struct timer_list *t, u64 expires, int cpu);
+/*
+ * Arm a timer that fires every `period` jiffies, first after one period,
+ * on the calling CPU. The period is kept on absolute expiry times, so it
+ * does not drift; a late tick fires it once per period missed. It is
+ * re-armed before its callback runs, so del_timer() stops it from
+ * anywhere, its own callback included.
+ */
+void mod_timer_periodic(struct timer_list *t, u64 period);
+/* Disarm; 1 if it was pending. Does not wait for a running callback. */
+int del_timer(struct timer_list *t);
+/* Disarm and wait until its callback is not running anywhere. Not from
+ * its own callback (it then only disarms, with a warning). */
+int del_timer_sync(struct timer_list *t);
+bool timer_pending(const struct timer_list *t);
+
+/* Per-CPU tick: start on the calling CPU, stop it (hotplug). */
+void tick_cpu_start(void);
+void tick_cpu_stop(void);
+u64 tick_count_cpu(unsigned int cpu);
+/* Move every timer of a dead CPU to the calling CPU. */
+void timers_migrate_from(unsigned int cpu);
+/* Read hz=, set up every CPU's timer list: before any timer is used. */
+void timers_init(void);
+/* The banner line: counter frequency, HZ, the tick's interrupt. */
+void tick_print_info(void);
+
+/* For the tick (kernel/tick.c), on the calling CPU, IRQs masked. */
+void timers_start_cpu(void); /* this CPU takes timers from now on */
+void run_local_timers(void); /* run the expired ones */
+
+#endif

@@ -1,0 +1,134 @@
+/*
+ * CPU masks, logical CPU numbers, and bringing CPUs up.
+ *
+ * A logical CPU number is an index into board.cpus[] (the device tree's
+ * CPU nodes, in order), except that the boot CPU is always CPU 0: its
+ * entry is swapped to the front. MPIDRs come only from the tree's "reg".
+ */
+#define pr_fmt(fmt) "smp: " fmt
+#include <asm/sysreg.h>
+#include <kernel/board.h>
+#include <kernel/cpu.h>
+#include <kernel/cpu_ops.h>
+#include <kernel/mutex.h>
+#include <kernel/params.h>
+#include <kernel/printk.h>
+#include <kernel/smp.h>
+#include <kernel/wait.h>
+#include <lib/errno.h>
+#include <string.h>
+
+struct cpumask __cpu_possible_mask, __cpu_present_mask, __cpu_online_mask,
+	__cpu_active_mask;
+unsigned int nr_cpu_ids = 1;
+
+extern const struct cpu_operations *const __cpu_ops_start[],
+	*const __cpu_ops_end[];
+
+/* Serialises CPU bring-up (and, later, take-down). */
+static DEFINE_MUTEX(cpu_add_remove_lock);
+
+KERNEL_PARAM(maxcpus, "bring up at most this many CPUs at boot");
+
+void set_cpu_online(unsigned int cpu, bool online)
+{
+	if (online)
+		cpumask_set_cpu(cpu, &__cpu_online_mask);
+	else
+		cpumask_clear_cpu(cpu, &__cpu_online_mask);
+}
+
+void set_cpu_active(unsigned int cpu, bool active)
+{
+	if (active)
+		cpumask_set_cpu(cpu, &__cpu_active_mask);
+	else
+		cpumask_clear_cpu(cpu, &__cpu_active_mask);
+}
+
+u64 cpu_logical_map(unsigned int cpu)
+{
+	return cpu < nr_cpu_ids ? board.cpus[cpu].mpidr : ~0UL;
+}
+
+int get_logical_index(u64 mpidr)
+{
+	mpidr &= MPIDR_HWID_MASK;
+	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)
+		if (board.cpus[cpu].mpidr == mpidr)
+			return cpu;
+	return -1;
+}
+
+const struct cpu_operations *get_cpu_ops(unsigned int cpu)
+{
+	const char *name = enable_method_name(board.cpus[cpu].method);
+	const struct cpu_operations *const *ops;
+
+	for (ops = __cpu_ops_start; ops < __cpu_ops_end; ops++)
+		if (!strcmp((*ops)->name, name))
+			return *ops;
+	return NULL;
+}
+
+/* Make the boot CPU logical CPU 0 and fill the possible/present masks. */
+void smp_setup_cpu_maps(void)
+{
+	u64 me = read_sysreg(mpidr_el1) & MPIDR_HWID_MASK;
+	int idx = -1;
+
+	for (int i = 0; i < board.nr_cpus; i++)
+		if (board.cpus[i].mpidr == me)
+			idx = i;
+	if (idx < 0) {
+		pr_err("boot CPU (MPIDR %#llx) is not in the device tree: "
+		       "running on it alone\n",
+		       (unsigned long long)me);
+		board.cpus[0].mpidr = me;
+		board.cpus[0].method = ENABLE_METHOD_NONE;
+		board.nr_cpus = 1;
+	} else if (idx > 0) {
+		struct board_cpu tmp = board.cpus[0];
+
+		board.cpus[0] = board.cpus[idx];
+		board.cpus[idx] = tmp;
+	}
+	nr_cpu_ids = board.nr_cpus;
+	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++) {
+		cpumask_set_cpu(cpu, &__cpu_possible_mask);
+		cpumask_set_cpu(cpu, &__cpu_present_mask);
+	}
+	set_cpu_online(0, true);
+	set_cpu_active(0, true);
+}
+
+int __cpu_up(unsigned int cpu);
+
+/* Bring one CPU online; 0, or <0 with the reason printed. */
+int cpu_up(unsigned int cpu)
+{
+	int err;
+
+	if (cpu >= nr_cpu_ids || !cpumask_test_cpu(cpu, cpu_present_mask))
+		return -EINVAL;
+	mutex_lock(&cpu_add_remove_lock);
+	err = cpu_online(cpu) ? -EALREADY : __cpu_up(cpu);
+	mutex_unlock(&cpu_add_remove_lock);
+	return err;
+}
+
+void smp_init(void)
+{
+	unsigned long max = nr_cpu_ids;
+	unsigned int cpu;
+
+	param_get_ulong("maxcpus", &max);
+	for_each_present_cpu(cpu)
+	{
+		if (num_online_cpus() >= max)
+			break;
+		if (!cpu_online(cpu))
+			cpu_up(cpu);
+	}
+	pr_info("Brought up %u of %u CPUs\n", num_online_cpus(), nr_cpu_ids);
+}

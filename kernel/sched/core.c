@@ -1,0 +1,450 @@
+/*
+ * The scheduler core: per-CPU run queues, picking the next thread (least
+ * CPU time used first), the context switch, wake-ups, preemption at the
+ * tick, and CPU affinity.
+ *
+ * Wake-up protocol (as Linux's try_to_wake_up()): the waker holds the
+ * thread's pi_lock; if the thread is still on a run queue (it set its
+ * state but has not switched out yet), setting TASK_RUNNING under that
+ * queue's lock is enough, because __schedule() reads the state under the
+ * same lock. Otherwise the waker waits for on_cpu to drop (the switch
+ * away has saved its registers), chooses a CPU and queues it there.
+ */
+#define pr_fmt(fmt) "sched: " fmt
+#include <asm/barrier.h>
+#include <kernel/cpu.h>
+#include <kernel/panic.h>
+#include <kernel/printk.h>
+#include <kernel/smp.h>
+#include <kernel/time.h>
+#include "sched.h"
+
+#define SCHED_SLICE_NS (4 * 1000 * 1000ULL)
+#define WAKEUP_GRAN_NS (1 * 1000 * 1000ULL)
+
+DEFINE_PER_CPU(struct rq, runqueues);
+
+struct task_struct *cpu_switch_to(struct task_struct *prev,
+				  struct task_struct *next);
+
+static void set_need_resched(struct task_struct *p)
+{
+	__atomic_fetch_or(&p->flags, 1UL << TIF_NEED_RESCHED, __ATOMIC_RELAXED);
+}
+
+static void clear_need_resched(struct task_struct *p)
+{
+	__atomic_fetch_and(&p->flags, ~(1UL << TIF_NEED_RESCHED),
+			   __ATOMIC_RELAXED);
+}
+
+/* Make rq's CPU reschedule soon. Caller holds rq->lock. */
+static void resched_curr(struct rq *rq)
+{
+	set_need_resched(rq->curr);
+	if (rq->cpu != smp_processor_id())
+		smp_send_reschedule(rq->cpu);
+}
+
+void resched_cpu(unsigned int cpu)
+{
+	struct rq *rq = cpu_rq(cpu);
+	unsigned long flags;
+
+	spin_lock_irqsave(&rq->lock, flags);
+	resched_curr(rq);
+	spin_unlock_irqrestore(&rq->lock, flags);
+}
+
+/* Charge the time since the last update to curr. Caller holds rq->lock. */
+void update_curr(struct rq *rq)
+{
+	u64 now = ktime_get_ns(), delta = now - rq->clock_ns;
+	struct task_struct *curr = rq->curr;
+
+	rq->clock_ns = now;
+	if (curr == rq->idle) {
+		rq->idle_ns += delta;
+		return;
+	}
+	rq->busy_ns += delta;
+	curr->sum_exec_ns += delta;
+	curr->vruntime_ns += delta;
+}
+
+static void enqueue(struct rq *rq, struct task_struct *p)
+{
+	/* A thread that slept long must not monopolise the CPU on return. */
+	if (p->vruntime_ns < rq->min_vruntime)
+		p->vruntime_ns = rq->min_vruntime;
+	list_add_tail(&p->run_list, &rq->queue);
+	rq->nr_queued++;
+	p->on_rq = true;
+}
+
+static void dequeue(struct rq *rq, struct task_struct *p)
+{
+	list_del_init(&p->run_list);
+	rq->nr_queued--;
+}
+
+/* The queued thread with the least CPU time, taken off the queue. */
+static struct task_struct *pick_next(struct rq *rq)
+{
+	struct task_struct *p, *best = NULL;
+
+	list_for_each_entry (p, &rq->queue, run_list)
+		if (!best || p->vruntime_ns < best->vruntime_ns)
+			best = p;
+	if (!best)
+		return rq->idle;
+	dequeue(rq, best);
+	rq->min_vruntime = max(rq->min_vruntime, best->vruntime_ns);
+	return best;
+}
+
+void double_rq_lock(struct rq *a, struct rq *b)
+{
+	if (a == b) {
+		spin_lock(&a->lock);
+	} else if (a->cpu < b->cpu) {
+		spin_lock(&a->lock);
+		spin_lock(&b->lock);
+	} else {
+		spin_lock(&b->lock);
+		spin_lock(&a->lock);
+	}
+}
+
+void double_rq_unlock(struct rq *a, struct rq *b)
+{
+	spin_unlock(&a->lock);
+	if (a != b)
+		spin_unlock(&b->lock);
+}
+
+void move_queued_task(struct rq *src, struct rq *dst, struct task_struct *p)
+{
+	dequeue(src, p);
+	p->vruntime_ns = p->vruntime_ns -
+			 min(p->vruntime_ns, src->min_vruntime) +
+			 dst->min_vruntime;
+	p->cpu = dst->cpu;
+	p->nr_migrations++;
+	enqueue(dst, p);
+	if (dst->curr == dst->idle)
+		resched_curr(dst);
+}
+
+/*
+ * The least loaded CPU p may run on, preferring its last CPU on a tie.
+ * Loads are read without locks: a placement hint, not a promise.
+ */
+static unsigned int select_task_rq(struct task_struct *p)
+{
+	unsigned int cpu, best = nr_cpu_ids, best_load = ~0U;
+	struct cpumask allowed;
+
+	cpumask_and(&allowed, &p->cpus_allowed, cpu_active_mask);
+	if (cpumask_empty(&allowed)) /* its CPUs all went away */
+		cpumask_copy(&allowed, cpu_active_mask);
+	if (cpumask_test_cpu(p->cpu, &allowed)) {
+		best = p->cpu;
+		best_load =
+			READ_ONCE(cpu_rq(best)->nr_queued) +
+			(READ_ONCE(cpu_rq(best)->curr) != cpu_rq(best)->idle);
+	}
+	for_each_cpu (cpu, &allowed) {
+		struct rq *rq = cpu_rq(cpu);
+		unsigned int load = READ_ONCE(rq->nr_queued) +
+				    (READ_ONCE(rq->curr) != rq->idle);
+
+		if (load < best_load) {
+			best = cpu;
+			best_load = load;
+		}
+	}
+	return best;
+}
+
+/* Queue a thread that is on no run queue onto a CPU it may use. */
+static void activate_task(struct task_struct *p)
+{
+	unsigned int cpu = select_task_rq(p);
+	struct rq *rq = cpu_rq(cpu);
+	struct task_struct *curr;
+
+	spin_lock(&rq->lock);
+	if (p->cpu != (int)cpu)
+		p->nr_migrations++;
+	p->cpu = cpu;
+	WRITE_ONCE(p->state, TASK_RUNNING);
+	enqueue(rq, p);
+	curr = rq->curr;
+	if (curr == rq->idle ||
+	    p->vruntime_ns + WAKEUP_GRAN_NS < curr->vruntime_ns)
+		resched_curr(rq);
+	spin_unlock(&rq->lock);
+}
+
+/* Move a runnable thread that is on no queue to a CPU it may use. */
+static void migrate_task(struct task_struct *p)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&p->pi_lock, flags);
+	activate_task(p);
+	spin_unlock_irqrestore(&p->pi_lock, flags);
+}
+
+/* Lock the run queue p is on (it may move while we wait). */
+static struct rq *task_rq_lock(struct task_struct *p)
+{
+	for (;;) {
+		struct rq *rq = cpu_rq(READ_ONCE(p->cpu));
+
+		spin_lock(&rq->lock);
+		if (rq->cpu == (unsigned int)READ_ONCE(p->cpu))
+			return rq;
+		spin_unlock(&rq->lock);
+	}
+}
+
+static int try_to_wake_up(struct task_struct *p)
+{
+	unsigned long flags;
+	struct rq *rq;
+	int woken = 0;
+
+	spin_lock_irqsave(&p->pi_lock, flags);
+	if (READ_ONCE(p->state) == TASK_RUNNING)
+		goto out;
+	woken = 1;
+	rq = task_rq_lock(p);
+	if (p->on_rq) { /* has not switched out yet: let it run on */
+		WRITE_ONCE(p->state, TASK_RUNNING);
+		spin_unlock(&rq->lock);
+		goto out;
+	}
+	spin_unlock(&rq->lock);
+	/* Paired with the store-release in finish_task_switch(). */
+	while (smp_load_acquire(&p->on_cpu))
+		cpu_relax();
+	activate_task(p);
+out:
+	spin_unlock_irqrestore(&p->pi_lock, flags);
+	return woken;
+}
+
+int wake_up_process(struct task_struct *p)
+{
+	return try_to_wake_up(p);
+}
+
+static void check_stack(struct task_struct *p)
+{
+	BUG_ON_MSG(p->stack && *(u64 *)p->stack != STACK_END_MAGIC,
+		   "stack overflow in thread %s (pid %d)", p->comm, p->pid);
+}
+
+/*
+ * Put prev back (or not) after it stopped running. A runnable thread that
+ * may no longer run here is left off every queue and moved by
+ * finish_task_switch() once its registers are saved.
+ */
+static void put_prev(struct rq *rq, struct task_struct *prev, bool preempt)
+{
+	if (prev == rq->idle)
+		return;
+	if (!preempt && READ_ONCE(prev->state) != TASK_RUNNING) {
+		prev->on_rq = false;
+		return;
+	}
+	if (!cpumask_test_cpu(rq->cpu, &prev->cpus_allowed) ||
+	    !cpu_active(rq->cpu)) {
+		prev->on_rq = false;
+		prev->migrate = true;
+		return;
+	}
+	enqueue(rq, prev);
+}
+
+void finish_task_switch(struct task_struct *prev)
+{
+	struct rq *rq = this_rq();
+	bool dead = READ_ONCE(prev->state) == TASK_DEAD;
+	bool migrate = prev->migrate;
+
+	prev->migrate = false;
+	/* prev's registers are saved: others may now run it. */
+	smp_store_release(&prev->on_cpu, false);
+	spin_unlock(&rq->lock);
+	local_irq_enable();
+	if (dead)
+		release_task(prev);
+	else if (migrate)
+		migrate_task(prev);
+}
+
+static void __schedule(bool preempt)
+{
+	struct task_struct *prev, *next;
+	struct rq *rq;
+
+	local_irq_disable();
+	rq = this_rq();
+	spin_lock(&rq->lock);
+	prev = rq->curr;
+	check_stack(prev);
+	update_curr(rq);
+	clear_need_resched(prev);
+	put_prev(rq, prev, preempt);
+	next = pick_next(rq);
+	if (next == prev) {
+		spin_unlock(&rq->lock);
+		local_irq_enable();
+		return;
+	}
+	rq->curr = next;
+	rq->slice_start_ns = rq->clock_ns;
+	rq->nr_switches++;
+	next->on_cpu = true;
+	next->cpu = rq->cpu;
+	prev->nr_switches++;
+	prev = cpu_switch_to(prev, next);
+	finish_task_switch(prev);
+}
+
+/* The first thing a new thread runs (arch/arm64/switch.S). */
+void schedule_tail(struct task_struct *prev)
+{
+	finish_task_switch(prev);
+	preempt_enable();
+}
+
+void schedule(void)
+{
+	BUG_ON_MSG(in_interrupt() || (preempt_count() & PREEMPT_MASK) > 0,
+		   "scheduling while atomic: %s, preempt_count %#x",
+		   current->comm, preempt_count());
+	preempt_disable();
+	__schedule(false);
+	preempt_enable_no_resched();
+}
+
+void preempt_schedule(void)
+{
+	if (preempt_count() || irqs_disabled())
+		return;
+	preempt_disable();
+	__schedule(true);
+	preempt_enable_no_resched();
+}
+
+/* From the IRQ return path: interrupts off, preempt_count zero. */
+void preempt_schedule_irq(void)
+{
+	while (need_resched()) {
+		preempt_disable();
+		__schedule(true);
+		local_irq_disable();
+		preempt_enable_no_resched();
+	}
+}
+
+void yield(void)
+{
+	set_need_resched(current);
+	preempt_disable();
+	__schedule(true);
+	preempt_enable_no_resched();
+}
+
+void scheduler_tick(void)
+{
+	struct rq *rq = this_rq();
+
+	spin_lock(&rq->lock);
+	update_curr(rq);
+	if (rq->curr != rq->idle && rq->nr_queued &&
+	    rq->clock_ns - rq->slice_start_ns >= SCHED_SLICE_NS)
+		set_need_resched(rq->curr);
+	spin_unlock(&rq->lock);
+}
+
+/*
+ * Change where p may run. A queued thread is moved at once; a running one
+ * is asked to reschedule and moves itself (put_prev()); when p is the
+ * caller, it runs on an allowed CPU by the time this returns.
+ */
+int set_cpus_allowed(struct task_struct *p, const struct cpumask *mask)
+{
+	unsigned long flags;
+	struct rq *rq;
+	bool running, move = false;
+
+	if (!cpumask_intersects(mask, cpu_active_mask))
+		return -22; /* -EINVAL: no CPU to run on */
+	spin_lock_irqsave(&p->pi_lock, flags);
+	rq = task_rq_lock(p);
+	cpumask_copy(&p->cpus_allowed, mask);
+	running = rq->curr == p;
+	if (!cpumask_test_cpu(rq->cpu, mask)) {
+		if (running)
+			resched_curr(rq);
+		else if (p->on_rq)
+			move = true, dequeue(rq, p), p->on_rq = false;
+	}
+	spin_unlock(&rq->lock);
+	if (move)
+		activate_task(p);
+	spin_unlock_irqrestore(&p->pi_lock, flags);
+	if (running && p == current &&
+	    !cpumask_test_cpu(smp_processor_id(), mask))
+		schedule();
+	return 0;
+}
+
+void sched_cpu_stats(unsigned int cpu, struct sched_cpu_stats *st)
+{
+	struct rq *rq = cpu_rq(cpu);
+	unsigned long flags;
+
+	spin_lock_irqsave(&rq->lock, flags);
+	if (cpu == smp_processor_id())
+		update_curr(rq);
+	st->curr = rq->curr;
+	st->nr_running = rq->nr_queued + (rq->curr != rq->idle);
+	st->idle_ns = rq->idle_ns;
+	st->busy_ns = rq->busy_ns;
+	spin_unlock_irqrestore(&rq->lock, flags);
+}
+
+static void init_rq(unsigned int cpu, struct task_struct *idle)
+{
+	struct rq *rq = cpu_rq(cpu);
+
+	spin_lock_init(&rq->lock);
+	INIT_LIST_HEAD(&rq->queue);
+	rq->cpu = cpu;
+	rq->curr = rq->idle = idle;
+	rq->clock_ns = rq->slice_start_ns = ktime_get_ns();
+	idle->cpu = cpu;
+	idle->on_cpu = true;
+	idle->idle = true;
+	cpumask_clear(&idle->cpus_allowed);
+	cpumask_set_cpu(cpu, &idle->cpus_allowed);
+}
+
+/* The calling CPU's `current` (its idle thread) starts scheduling. */
+void sched_init_cpu(unsigned int cpu)
+{
+	init_rq(cpu, current);
+}
+
+/* The last switch away from an exiting thread (do_exit()). */
+void __noreturn schedule_dead(void)
+{
+	__schedule(false);
+	BUG(); /* a dead thread is never switched back to */
+}

@@ -1,0 +1,81 @@
+/*
+ * The idle loop each CPU runs when it has nothing else, and idle load
+ * balancing: an idle CPU pulls a waiting thread from the busiest queue.
+ */
+#include <asm/barrier.h>
+#include <kernel/cpu.h>
+#include "sched.h"
+
+/* A queued thread of src that may run on dst->cpu, or NULL. */
+static struct task_struct *find_movable(struct rq *src, struct rq *dst)
+{
+	struct task_struct *p;
+
+	list_for_each_entry (p, &src->queue, run_list)
+		if (cpumask_test_cpu(dst->cpu, &p->cpus_allowed))
+			return p;
+	return NULL;
+}
+
+static struct rq *find_busiest(struct rq *me)
+{
+	struct rq *busiest = NULL;
+	unsigned int cpu;
+
+	for_each_cpu (cpu, cpu_active_mask) {
+		struct rq *rq = cpu_rq(cpu);
+
+		if (rq != me && READ_ONCE(rq->nr_queued) &&
+		    (!busiest || rq->nr_queued > busiest->nr_queued))
+			busiest = rq;
+	}
+	return busiest;
+}
+
+/* Pull one waiting thread to this idle CPU; true if one came. */
+bool idle_balance(struct rq *me)
+{
+	struct rq *busiest = find_busiest(me);
+	struct task_struct *p;
+	unsigned long flags;
+	bool moved = false;
+
+	if (!busiest || !cpu_active(me->cpu))
+		return false;
+	local_irq_save(flags);
+	double_rq_lock(me, busiest);
+	p = find_movable(busiest, me);
+	if (p) {
+		move_queued_task(busiest, me, p);
+		moved = true;
+	}
+	double_rq_unlock(me, busiest);
+	local_irq_restore(flags);
+	return moved;
+}
+
+/*
+ * Sleep in WFI with interrupts masked: a pending interrupt still wakes
+ * the CPU, and it is taken once they are unmasked, after the check of
+ * need_resched() that it might have changed.
+ */
+static void cpu_do_idle(void)
+{
+	local_irq_disable();
+	if (!need_resched()) {
+		dsb(sy);
+		wfi();
+	}
+	local_irq_enable();
+}
+
+void cpu_startup_entry(void)
+{
+	struct rq *rq = this_rq();
+
+	for (;;) {
+		while (!need_resched() && !idle_balance(rq))
+			cpu_do_idle();
+		schedule();
+	}
+}

@@ -1,0 +1,50 @@
+/* Scheduler internals shared by the files of kernel/sched (not an interface). */
+#ifndef KERNEL_SCHED_INTERNAL_H
+#define KERNEL_SCHED_INTERNAL_H
+
+#include <kernel/percpu.h>
+#include <kernel/sched.h>
+#include <kernel/spinlock.h>
+
+/*
+ * One run queue per CPU. `queue` holds the runnable threads waiting for
+ * this CPU (not the one running: that is curr). lock guards every field
+ * and the on_rq/run_list/cpu of threads on this queue. Lock order when two
+ * are needed: lower CPU number first (double_rq_lock()).
+ */
+struct rq {
+	spinlock_t lock;
+	struct list_head queue;
+	unsigned int nr_queued;
+	struct task_struct *curr;
+	struct task_struct *idle;
+	unsigned int cpu;
+	u64 min_vruntime;
+	u64 clock_ns; /* when curr's time was last accounted */
+	u64 slice_start_ns;
+	u64 idle_ns;
+	u64 busy_ns;
+	u64 nr_switches;
+};
+
+DECLARE_PER_CPU(struct rq, runqueues);
+#define cpu_rq(cpu) per_cpu_ptr(&runqueues, cpu)
+#define this_rq() this_cpu_ptr(&runqueues)
+
+void cpu_startup_entry(void) __noreturn;
+bool idle_balance(struct rq *rq);
+void schedule_dead(void) __noreturn;
+struct task_struct *fork_idle(unsigned int cpu);
+void double_rq_lock(struct rq *a, struct rq *b);
+void double_rq_unlock(struct rq *a, struct rq *b);
+void update_curr(struct rq *rq);
+void release_task(struct task_struct *p);
+/* Move a queued (not running) thread from src to dst; both locked. */
+void move_queued_task(struct rq *src, struct rq *dst, struct task_struct *p);
+
+static inline bool need_resched(void)
+{
+	return test_thread_flag(TIF_NEED_RESCHED);
+}
+
+#endif

@@ -1,0 +1,137 @@
+/* Wait queues, completions and timed sleeps (see include/kernel/wait.h). */
+#include <kernel/wait.h>
+#include "sched.h"
+
+void init_waitqueue_head(struct wait_queue_head *wq)
+{
+	spin_lock_init(&wq->lock);
+	INIT_LIST_HEAD(&wq->head);
+}
+
+void prepare_to_wait(struct wait_queue_head *wq, struct wait_queue_entry *e,
+		     int state)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&wq->lock, flags);
+	if (list_empty(&e->entry))
+		list_add_tail(&e->entry, &wq->head);
+	set_current_state(state);
+	spin_unlock_irqrestore(&wq->lock, flags);
+}
+
+void finish_wait(struct wait_queue_head *wq, struct wait_queue_entry *e)
+{
+	unsigned long flags;
+
+	__set_current_state(TASK_RUNNING);
+	spin_lock_irqsave(&wq->lock, flags);
+	list_del_init(&e->entry);
+	spin_unlock_irqrestore(&wq->lock, flags);
+}
+
+void wake_up(struct wait_queue_head *wq)
+{
+	struct wait_queue_entry *e;
+	unsigned long flags;
+
+	spin_lock_irqsave(&wq->lock, flags);
+	list_for_each_entry (e, &wq->head, entry)
+		wake_up_process(e->task);
+	spin_unlock_irqrestore(&wq->lock, flags);
+}
+
+void init_completion(struct completion *x)
+{
+	x->done = 0;
+	init_waitqueue_head(&x->wait);
+}
+
+void reinit_completion(struct completion *x)
+{
+	WRITE_ONCE(x->done, 0);
+}
+
+static void __complete(struct completion *x, unsigned int n)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&x->wait.lock, flags);
+	x->done = n == ~0U ? n : x->done + n;
+	spin_unlock_irqrestore(&x->wait.lock, flags);
+	wake_up(&x->wait);
+}
+
+void complete(struct completion *x)
+{
+	__complete(x, 1);
+}
+
+void complete_all(struct completion *x)
+{
+	__complete(x, ~0U);
+}
+
+/* Consume one completion if there is one. */
+static bool try_take(struct completion *x)
+{
+	unsigned long flags;
+	bool ok;
+
+	spin_lock_irqsave(&x->wait.lock, flags);
+	ok = x->done > 0;
+	if (ok && x->done != ~0U)
+		x->done--;
+	spin_unlock_irqrestore(&x->wait.lock, flags);
+	return ok;
+}
+
+void wait_for_completion(struct completion *x)
+{
+	wait_event(x->wait, try_take(x));
+}
+
+u64 wait_for_completion_timeout(struct completion *x, u64 timeout)
+{
+	return wait_event_timeout(x->wait, try_take(x), timeout);
+}
+
+bool completion_done(struct completion *x)
+{
+	return READ_ONCE(x->done) > 0;
+}
+
+struct sleeper {
+	struct timer_list timer;
+	struct task_struct *task;
+};
+
+static void process_timeout(struct timer_list *t)
+{
+	struct sleeper *s = container_of(t, struct sleeper, timer);
+
+	wake_up_process(s->task);
+}
+
+u64 schedule_timeout(u64 timeout)
+{
+	struct sleeper s = {.task = current};
+	u64 expire = jiffies + timeout, now;
+
+	timer_setup(&s.timer, process_timeout);
+	mod_timer(&s.timer, expire);
+	schedule();
+	del_timer_sync(&s.timer);
+	now = jiffies;
+	return now < expire ? expire - now : 0;
+}
+
+void msleep(unsigned int ms)
+{
+	u64 left = msecs_to_jiffies(ms) + 1;
+
+	while (left) {
+		set_current_state(TASK_UNINTERRUPTIBLE);
+		left = schedule_timeout(left);
+	}
+}

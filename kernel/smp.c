@@ -1,0 +1,263 @@
+/*
+ * Inter-processor interrupts: rescheduling, cross-CPU function calls,
+ * stopping CPUs and remote backtraces, each on its own SGI.
+ *
+ * A cross-CPU call is a call_single_data (csd) queued on the target's
+ * list under that list's lock; the IPI makes the target drain its list.
+ * The csd's `done` flag is set with a store-release after func ran and
+ * read with a load-acquire by a waiting caller, so the caller sees what
+ * func wrote.
+ */
+#define pr_fmt(fmt) "smp: " fmt
+#include <asm/barrier.h>
+#include <asm/irqflags.h>
+#include <kernel/cpu.h>
+#include <kernel/irq.h>
+#include <kernel/panic.h>
+#include <kernel/printk.h>
+#include <kernel/sched.h>
+#include <kernel/smp.h>
+#include <kernel/spinlock.h>
+#include <kernel/mm.h>
+#include <lib/errno.h>
+
+struct call_single_data {
+	struct list_head list;
+	smp_call_func_t func;
+	void *info;
+	int done;
+	bool free; /* nobody waits: the target frees it after the call */
+};
+
+struct call_queue {
+	spinlock_t lock;
+	struct list_head list;
+};
+
+static DEFINE_PER_CPU(struct call_queue, call_queue);
+static u64 ipi_counts[NR_IPI][NR_CPUS];
+
+static void send_ipi(const struct cpumask *mask, enum ipi_msg_type ipi)
+{
+	if (irqchip && irqchip->send_ipi)
+		irqchip->send_ipi(mask, ipi);
+}
+
+static void send_ipi_one(unsigned int cpu, enum ipi_msg_type ipi)
+{
+	struct cpumask mask;
+
+	cpumask_clear(&mask);
+	cpumask_set_cpu(cpu, &mask);
+	send_ipi(&mask, ipi);
+}
+
+void smp_send_reschedule(unsigned int cpu)
+{
+	send_ipi_one(cpu, IPI_RESCHEDULE);
+}
+
+void flush_smp_call_function_queue(void)
+{
+	struct call_queue *q = this_cpu_ptr(&call_queue);
+	struct call_single_data *csd;
+	unsigned long flags;
+
+	spin_lock_irqsave(&q->lock, flags);
+	while (!list_empty(&q->list)) {
+		csd = list_first_entry(&q->list, struct call_single_data, list);
+		list_del_init(&csd->list);
+		spin_unlock(&q->lock);
+		csd->func(csd->info);
+		if (csd->free)
+			kfree(csd);
+		else /* paired with the load-acquire in csd_wait() */
+			smp_store_release(&csd->done, 1);
+		spin_lock(&q->lock);
+	}
+	spin_unlock_irqrestore(&q->lock, flags);
+}
+
+static void csd_queue(unsigned int cpu, struct call_single_data *csd)
+{
+	struct call_queue *q = per_cpu_ptr(&call_queue, cpu);
+	unsigned long flags;
+
+	spin_lock_irqsave(&q->lock, flags);
+	list_add_tail(&csd->list, &q->list);
+	spin_unlock_irqrestore(&q->lock, flags);
+}
+
+static void csd_wait(struct call_single_data *csd)
+{
+	while (!smp_load_acquire(&csd->done))
+		cpu_relax();
+}
+
+static void run_local(smp_call_func_t func, void *info)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	func(info);
+	local_irq_restore(flags);
+}
+
+/* Queue func on each CPU of mask (not the caller) and send the IPIs. */
+static int queue_calls(const struct cpumask *mask, smp_call_func_t func,
+		       void *info, struct call_single_data *csds)
+{
+	struct cpumask targets;
+	unsigned int cpu, n = 0;
+
+	cpumask_and(&targets, mask, cpu_online_mask);
+	cpumask_clear_cpu(smp_processor_id(), &targets);
+	for_each_cpu (cpu, &targets) {
+		struct call_single_data *csd =
+			csds ? &csds[n] : kmalloc(sizeof(*csd));
+
+		if (!csd) {
+			pr_err("no memory for a call to CPU%u\n", cpu);
+			cpumask_clear_cpu(cpu, &targets);
+			continue;
+		}
+		*csd = (struct call_single_data){
+			.func = func, .info = info, .free = !csds};
+		INIT_LIST_HEAD(&csd->list);
+		csd_queue(cpu, csd);
+		n++;
+	}
+	send_ipi(&targets, IPI_CALL_FUNC);
+	return n;
+}
+
+void smp_call_function_many(const struct cpumask *mask, smp_call_func_t func,
+			    void *info, bool wait)
+{
+	struct call_single_data *csds = NULL;
+	int n;
+
+	WARN_ON(wait && irqs_disabled());
+	preempt_disable();
+	if (wait)
+		csds = kcalloc(NR_CPUS, sizeof(*csds));
+	if (wait && !csds) { /* one at a time, with a csd on the stack */
+		unsigned int cpu;
+
+		for_each_cpu (cpu, mask)
+			if (cpu != smp_processor_id())
+				smp_call_function_single(cpu, func, info, true);
+	} else {
+		n = queue_calls(mask, func, info, csds);
+		for (int i = 0; wait && i < n; i++)
+			csd_wait(&csds[i]);
+	}
+	kfree(csds);
+	preempt_enable();
+}
+
+int smp_call_function_single(unsigned int cpu, smp_call_func_t func, void *info,
+			     bool wait)
+{
+	struct call_single_data csd = {.func = func, .info = info};
+	struct cpumask one;
+	int err = 0;
+
+	WARN_ON(wait && irqs_disabled());
+	if (cpu >= nr_cpu_ids)
+		return -ENXIO;
+	preempt_disable();
+	cpumask_clear(&one);
+	cpumask_set_cpu(cpu, &one);
+	if (cpu == smp_processor_id())
+		run_local(func, info);
+	else if (!cpu_online(cpu))
+		err = -ENXIO;
+	else if (queue_calls(&one, func, info, wait ? &csd : NULL) && wait)
+		csd_wait(&csd);
+	preempt_enable();
+	return err;
+}
+
+void on_each_cpu(smp_call_func_t func, void *info, bool wait)
+{
+	preempt_disable();
+	smp_call_function_many(cpu_online_mask, func, info, wait);
+	run_local(func, info);
+	preempt_enable();
+}
+
+void smp_send_stop(void)
+{
+	struct cpumask others;
+
+	cpumask_copy(&others, cpu_online_mask);
+	cpumask_clear_cpu(smp_processor_id(), &others);
+	send_ipi(&others, IPI_STOP);
+}
+
+void smp_send_backtrace(const struct cpumask *mask)
+{
+	send_ipi(mask, IPI_BACKTRACE);
+}
+
+static void ipi_stop(void)
+{
+	local_irq_disable();
+	set_cpu_online(smp_processor_id(), false);
+	for (;;)
+		wfi();
+}
+
+static void ipi_handler(unsigned int irq, void *dev)
+{
+	unsigned int cpu = smp_processor_id();
+
+	if (irq >= NR_IPI)
+		return;
+	ipi_counts[irq][cpu]++;
+	switch (irq) {
+	case IPI_RESCHEDULE:
+		break; /* the flag is set; the IRQ return path reschedules */
+	case IPI_CALL_FUNC:
+		flush_smp_call_function_queue();
+		break;
+	case IPI_STOP:
+		ipi_stop();
+		break;
+	case IPI_BACKTRACE:
+		pr_emerg("NMI-less backtrace for CPU%u (%s):\n", cpu,
+			 current->comm);
+		dump_stack();
+		break;
+	}
+}
+
+u64 ipi_count(unsigned int ipi, unsigned int cpu)
+{
+	return ipi < NR_IPI && cpu < NR_CPUS ? READ_ONCE(ipi_counts[ipi][cpu])
+					     : 0;
+}
+
+/* Per-CPU: take the IPIs on this CPU (boot CPU and each one coming up). */
+void smp_enable_ipis(void)
+{
+	for (unsigned int ipi = 0; ipi < NR_IPI; ipi++)
+		enable_percpu_irq(ipi, IRQ_TYPE_EDGE_RISING);
+}
+
+void smp_init_ipis(void)
+{
+	unsigned int cpu;
+
+	for_each_possible_cpu (cpu) {
+		struct call_queue *q = per_cpu_ptr(&call_queue, cpu);
+
+		spin_lock_init(&q->lock);
+		INIT_LIST_HEAD(&q->list);
+	}
+	for (unsigned int ipi = 0; ipi < NR_IPI; ipi++)
+		if (request_percpu_irq(ipi, ipi_handler, "IPI", NULL))
+			pr_err("cannot take SGI %u for IPIs\n", ipi);
+	smp_enable_ipis();
+}

@@ -1,0 +1,123 @@
+/* Tests of SMP bring-up, ticks on every CPU and cross-CPU calls. */
+#include <asm/sysreg.h>
+#include <kernel/cpu.h>
+#include <kernel/irq.h>
+#include <kernel/kunit.h>
+#include <kernel/sched.h>
+#include <kernel/smp.h>
+#include <kernel/timer.h>
+
+/* False (and the case is skipped) with fewer than n CPUs online. */
+static bool have_cpus(struct kunit *test, unsigned int n)
+{
+	if (num_online_cpus() >= n)
+		return true;
+	kunit_skip(test, "needs %u CPUs online", n);
+	return false;
+}
+
+/* Is every CPU the device tree lists online, each with its own MPIDR? */
+static void smp_all_cpus_online(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, num_online_cpus(), nr_cpu_ids);
+	for (unsigned int a = 0; a < nr_cpu_ids; a++)
+		for (unsigned int b = a + 1; b < nr_cpu_ids; b++)
+			KUNIT_EXPECT_NE(test, cpu_logical_map(a),
+					cpu_logical_map(b));
+}
+
+static void record_cpu(void *info)
+{
+	unsigned int *where = info;
+
+	where[smp_processor_id()] =
+		(read_sysreg(mpidr_el1) & MPIDR_HWID_MASK) + 1;
+}
+
+/* Does a call to each CPU run there, on the CPU with that CPU's MPIDR? */
+static void smp_call_function_single_runs_on_target(struct kunit *test)
+{
+	static unsigned int seen[NR_CPUS];
+	unsigned int cpu;
+
+	for_each_online_cpu (cpu) {
+		seen[cpu] = 0;
+		KUNIT_EXPECT_EQ(
+			test,
+			smp_call_function_single(cpu, record_cpu, seen, true),
+			0);
+		KUNIT_EXPECT_EQ(test, seen[cpu], cpu_logical_map(cpu) + 1);
+	}
+	KUNIT_EXPECT_NE(
+		test,
+		smp_call_function_single(NR_CPUS + 1, record_cpu, seen, true),
+		0);
+}
+
+static void count_call(void *info)
+{
+	__atomic_fetch_add((int *)info, 1, __ATOMIC_RELAXED);
+}
+
+/* Does an IPI reach every other CPU, and on_each_cpu all of them? */
+static void smp_ipis_reach_every_cpu(struct kunit *test)
+{
+	int hits = 0;
+	u64 before = 0, after = 0;
+	unsigned int cpu;
+
+	if (!have_cpus(test, 2))
+		return;
+	for_each_online_cpu (cpu)
+		before += ipi_count(IPI_CALL_FUNC, cpu);
+	smp_call_function_many(cpu_online_mask, count_call, &hits, true);
+	KUNIT_EXPECT_EQ(test, hits, num_online_cpus() - 1);
+	hits = 0;
+	on_each_cpu(count_call, &hits, true);
+	KUNIT_EXPECT_EQ(test, hits, num_online_cpus());
+	for_each_online_cpu (cpu)
+		after += ipi_count(IPI_CALL_FUNC, cpu);
+	KUNIT_EXPECT_GE(test, after - before, 2 * (num_online_cpus() - 1));
+}
+
+/* Does an asynchronous call run too (the caller does not wait for it)? */
+static void smp_call_function_async(struct kunit *test)
+{
+	static int hits;
+	unsigned int cpu = cpumask_next(0, cpu_online_mask);
+
+	if (!have_cpus(test, 2))
+		return;
+	hits = 0;
+	KUNIT_EXPECT_EQ(test,
+			smp_call_function_single(cpu, count_call, &hits, false),
+			0);
+	for (int i = 0; i < 100 && !READ_ONCE(hits); i++)
+		msleep(5);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(hits), 1);
+}
+
+/* Does every online CPU take timer ticks? */
+static void smp_every_cpu_ticks(struct kunit *test)
+{
+	u64 before[NR_CPUS];
+	unsigned int cpu;
+
+	for_each_online_cpu (cpu)
+		before[cpu] = tick_count_cpu(cpu);
+	msleep(100);
+	for_each_online_cpu (cpu)
+		KUNIT_EXPECT_GT(test, tick_count_cpu(cpu), before[cpu]);
+}
+
+static const struct kunit_case smp_cases[] = {
+	KUNIT_CASE(smp_all_cpus_online),
+	KUNIT_CASE(smp_call_function_single_runs_on_target),
+	KUNIT_CASE(smp_ipis_reach_every_cpu),
+	KUNIT_CASE(smp_call_function_async),
+	KUNIT_CASE(smp_every_cpu_ticks),
+	{},
+};
+
+static const struct kunit_suite smp_suite = {"smp", smp_cases};
+kunit_test_suite(smp_suite);

@@ -1,0 +1,125 @@
+/*
+ * The periodic tick: one interrupt per jiffy on every CPU whose tick runs,
+ * from the clock event device. Each event is programmed at the absolute
+ * counter value where the next jiffy begins, so the tick never drifts
+ * from jiffies, and a late tick skips to the next boundary instead of
+ * firing a burst. On each tick: count it, run this CPU's expired timers,
+ * then let the scheduler look at the running thread.
+ */
+#define pr_fmt(fmt) "tick: " fmt
+#include <asm/arch_timer.h>
+#include <kernel/clockevents.h>
+#include <kernel/devicetree.h>
+#include <kernel/irq.h>
+#include <kernel/percpu.h>
+#include <kernel/printk.h>
+#include <kernel/sched.h>
+#include <kernel/timer.h>
+#include <lib/errno.h>
+#include <lib/kernel.h>
+
+#define CACHE_LINE 64
+
+static struct clock_event_device *tick_dev;
+
+/* Written by its own CPU only; an array so counts outlive hotplug. */
+struct tick_cpu {
+	u64 count;
+	bool running; /* between tick_cpu_start() and tick_cpu_stop() */
+} __aligned(CACHE_LINE);
+
+static struct tick_cpu tick_cpus[NR_CPUS];
+
+/* The first counter value at which jiffies reads j (rounded up). */
+static u64 jiffies_to_cycles(u64 j)
+{
+	u64 freq = tick_dev->freq;
+
+	return j / HZ * freq + DIV_ROUND_UP(j % HZ * freq, HZ);
+}
+
+static void tick_program_next(void)
+{
+	tick_dev->set_next_event(jiffies_to_cycles(get_jiffies_64() + 1));
+}
+
+/* The clock event handler: interrupt context, IRQs masked. */
+static void tick_handle_periodic(void)
+{
+	struct tick_cpu *tc = &tick_cpus[smp_processor_id()];
+
+	if (!tc->running)
+		return; /* an event that raced tick_cpu_stop() */
+	WRITE_ONCE(tc->count, tc->count + 1);
+	tick_program_next();
+	run_local_timers();
+	scheduler_tick();
+}
+
+void clockevents_register_device(struct clock_event_device *dev)
+{
+	if (tick_dev) {
+		pr_warn("%s ignored: the tick already runs on %s\n", dev->name,
+			tick_dev->name);
+		return;
+	}
+	dev->event_handler = tick_handle_periodic;
+	tick_dev = dev;
+}
+
+int clockevents_init(void)
+{
+	dt_probe_class(DT_CLASS_TIMER);
+	if (!tick_dev) {
+		pr_err("no clock event device: no tick, timers never fire\n");
+		return -ENODEV;
+	}
+	return 0;
+}
+
+/* On the calling CPU, after irqchip->cpu_init() there. */
+void tick_cpu_start(void)
+{
+	struct tick_cpu *tc;
+	unsigned long flags;
+
+	if (!tick_dev)
+		return;
+	local_irq_save(flags);
+	tc = &tick_cpus[smp_processor_id()];
+	timers_start_cpu();
+	tick_dev->cpu_init();
+	tc->running = true;
+	tick_program_next();
+	local_irq_restore(flags);
+}
+
+void tick_cpu_stop(void)
+{
+	unsigned long flags;
+
+	if (!tick_dev)
+		return;
+	local_irq_save(flags);
+	tick_cpus[smp_processor_id()].running = false;
+	tick_dev->shutdown();
+	disable_percpu_irq(tick_dev->irq);
+	local_irq_restore(flags);
+}
+
+u64 tick_count_cpu(unsigned int cpu)
+{
+	return cpu < NR_CPUS ? READ_ONCE(tick_cpus[cpu].count) : 0;
+}
+
+void tick_print_info(void)
+{
+	if (tick_dev)
+		printk(KERN_INFO
+		       "Timer: %llu Hz, HZ=%u, %s on IRQ %u (PPI %u)\n",
+		       (unsigned long long)tick_dev->freq, HZ, tick_dev->name,
+		       tick_dev->irq, tick_dev->irq - IRQ_FIRST_PPI);
+	else
+		printk(KERN_INFO "Timer: %llu Hz, HZ=%u, no tick\n",
+		       (unsigned long long)arch_timer_get_freq(), HZ);
+}
