@@ -217,7 +217,7 @@ void board_print(void)
 			(unsigned long long)(board.reserved[i].base +
 					     board.reserved[i].size - 1));
 	for (i = 0; i < board.nr_cpus; i++) {
-		pr_info("cpu%d: mpidr %#llx enable-method %s", i,
+		pr_info("cpu%d: mpidr 0x%llx enable-method %s", i,
 			(unsigned long long)board.cpus[i].mpidr,
 			enable_method_name(board.cpus[i].method));
 		if (board.cpus[i].method == ENABLE_METHOD_SPIN_TABLE)

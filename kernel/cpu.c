@@ -81,7 +81,7 @@ void smp_setup_cpu_maps(void)
 		if (board.cpus[i].mpidr == me)
 			idx = i;
 	if (idx < 0) {
-		pr_err("boot CPU (MPIDR %#llx) is not in the device tree: "
+		pr_err("boot CPU (MPIDR 0x%llx) is not in the device tree: "
 		       "running on it alone\n",
 		       (unsigned long long)me);
 		board.cpus[0].mpidr = me;

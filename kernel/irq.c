@@ -20,6 +20,7 @@
 #include <kernel/spinlock.h>
 #include <lib/errno.h>
 #include <lib/kernel.h>
+#include <lib/printf.h>
 
 /* How many "unexpected IRQ" lines to print before going quiet. */
 #define UNEXPECTED_IRQ_REPORTS 10
@@ -243,6 +244,8 @@ int request_percpu_irq(unsigned int irq, irq_handler_t handler,
 		return err;
 	spin_lock_irqsave(&irq_desc_lock, flags);
 	err = irq_claim(desc, handler, name, dev, true);
+	if (!err && irq < IRQ_FIRST_PPI)
+		desc->type = IRQ_TYPE_EDGE_RISING; /* as every SGI is */
 	spin_unlock_irqrestore(&irq_desc_lock, flags);
 	return err;
 }
@@ -400,14 +403,17 @@ void show_interrupts(void)
 {
 	unsigned long flags;
 	unsigned int cpu;
+	char name[16];
 
 	if (!irqchip) {
 		irqchip_print_info();
 		return;
 	}
 	printk(KERN_INFO "     ");
-	for_each_possible_cpu (cpu)
-		pr_cont("       CPU%-2u", cpu);
+	for_each_possible_cpu (cpu) {
+		snprintf(name, sizeof(name), "CPU%u", cpu);
+		pr_cont(" %10s", name);
+	}
 	pr_cont("\n");
 	/* The lock keeps names valid while printing; counts move anyway. */
 	spin_lock_irqsave(&irq_desc_lock, flags);

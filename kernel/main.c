@@ -106,7 +106,7 @@ static void print_banner(void)
 		(unsigned long long)(st.free_pages * PAGE_SIZE / 1024));
 	pr_info("CPUs: %d\n", board.nr_cpus);
 	for (int i = 0; i < board.nr_cpus; i++)
-		pr_info("  cpu%d: MPIDR %#llx, enable-method %s\n", i,
+		pr_info("  cpu%d: MPIDR 0x%llx, enable-method %s\n", i,
 			(unsigned long long)board.cpus[i].mpidr,
 			enable_method_name(board.cpus[i].method));
 	if (board.psci.present)

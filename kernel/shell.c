@@ -47,17 +47,18 @@ static void percent(char *buf, size_t len, u64 part, u64 whole)
 static int cmd_cpus(int argc, char **argv)
 {
 	struct sched_cpu_stats st;
-	char idle[16];
+	char idle[16], mpidr[20];
 
 	pr_info("CPU        MPIDR STATE    THREAD             TICKS   IDLE\n");
 	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++) {
 		const char *state = cpu_online(cpu) ? "online" : "offline";
 
 		sched_cpu_stats(cpu, &st);
+		snprintf(mpidr, sizeof(mpidr), "0x%llx",
+			 (unsigned long long)cpu_logical_map(cpu));
 		percent(idle, sizeof(idle), st.idle_ns,
 			st.idle_ns + st.busy_ns);
-		pr_info("%3u %#12llx %-8s %-16s %7llu %6s\n", cpu,
-			(unsigned long long)cpu_logical_map(cpu), state,
+		pr_info("%3u %12s %-8s %-16s %7llu %6s\n", cpu, mpidr, state,
 			cpu_online(cpu) && st.curr ? st.curr->comm : "-",
 			(unsigned long long)tick_count_cpu(cpu), idle);
 	}

@@ -87,7 +87,7 @@ int __cpu_up(unsigned int cpu)
 	if (!wait_for_completion_timeout(&cpu_running,
 					 msecs_to_jiffies(CPU_UP_TIMEOUT_MS)) ||
 	    !cpu_online(cpu)) {
-		pr_crit("CPU%u (MPIDR %#llx): failed to come online within %d "
+		pr_crit("CPU%u (MPIDR 0x%llx): failed to come online within %d "
 			"ms\n",
 			cpu, (unsigned long long)cpu_logical_map(cpu),
 			CPU_UP_TIMEOUT_MS);
@@ -105,7 +105,7 @@ void secondary_start_kernel(void)
 	write_sysreg(__per_cpu_offset[cpu], tpidr_el1);
 	trap_init();
 	if (mpidr != cpu_logical_map(cpu))
-		pr_warn("CPU%u: MPIDR %#llx, device tree says %#llx\n", cpu,
+		pr_warn("CPU%u: MPIDR 0x%llx, device tree says %#llx\n", cpu,
 			(unsigned long long)mpidr,
 			(unsigned long long)cpu_logical_map(cpu));
 	sched_init_cpu(cpu);
@@ -115,7 +115,7 @@ void secondary_start_kernel(void)
 	tick_cpu_start();
 	set_cpu_online(cpu, true);
 	set_cpu_active(cpu, true);
-	pr_info("CPU%u: online, MPIDR %#llx\n", cpu, (unsigned long long)mpidr);
+	pr_info("CPU%u: online, MPIDR 0x%llx\n", cpu, (unsigned long long)mpidr);
 	complete(&cpu_running);
 	local_irq_enable();
 	cpu_startup_entry();

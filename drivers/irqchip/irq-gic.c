@@ -41,7 +41,7 @@ static struct {
 	/* ITARGETSR and ICFGR read-modify-writes. */
 	spinlock_t lock;
 	/* Each CPU's interface mask, written by that CPU in cpu_init (before
-	 * it is marked online) and cleared in cpu_off. */
+	 * it is marked online); it does not change while the CPU is off. */
 	u8 cpu_map[NR_CPUS];
 } gic;
 
@@ -153,10 +153,10 @@ static void gic_cpu_init(void)
 	writel_relaxed(GICC_CTLR_ENABLE, gic.cpu + GICC_CTLR);
 }
 
+/* SGIs sent meanwhile stay pending in the distributor until cpu_init. */
 static void gic_cpu_off(void)
 {
 	writel_relaxed(0, gic.cpu + GICC_CTLR);
-	WRITE_ONCE(gic.cpu_map[smp_processor_id()], 0);
 }
 
 static int gic_xlate(const struct board_irq *spec, unsigned int *irq,

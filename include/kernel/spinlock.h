@@ -1,5 +1,7 @@
 /*
  * Ticket spinlocks: fair (FIFO by ticket), with irq-saving variants.
+ * Holding one disables preemption (so a holder is never switched out
+ * while others spin, and a spinlock section is an RCU read-side section).
  *
  * next is taken with a relaxed fetch-add; the acquire is the load of owner
  * that sees our ticket, paired with the store-release of owner in
@@ -10,18 +12,9 @@
 
 #include <asm/barrier.h>
 #include <asm/irqflags.h>
+#include <kernel/preempt.h>
+#include <kernel/spinlock_types.h>
 #include <lib/kernel.h>
-
-typedef struct {
-	u16 owner;
-	u16 next;
-} spinlock_t;
-
-#define __SPIN_LOCK_UNLOCKED \
-	{                    \
-		0, 0         \
-	}
-#define DEFINE_SPINLOCK(x) spinlock_t x = __SPIN_LOCK_UNLOCKED
 
 static inline void spin_lock_init(spinlock_t *lock)
 {
@@ -29,7 +22,7 @@ static inline void spin_lock_init(spinlock_t *lock)
 	lock->next = 0;
 }
 
-static inline void spin_lock(spinlock_t *lock)
+static inline void arch_spin_lock(spinlock_t *lock)
 {
 	u16 ticket = __atomic_fetch_add(&lock->next, 1, __ATOMIC_RELAXED);
 
@@ -37,7 +30,13 @@ static inline void spin_lock(spinlock_t *lock)
 		cpu_relax();
 }
 
-static inline bool spin_trylock(spinlock_t *lock)
+static inline void spin_lock(spinlock_t *lock)
+{
+	preempt_disable();
+	arch_spin_lock(lock);
+}
+
+static inline bool arch_spin_trylock(spinlock_t *lock)
 {
 	u16 owner = __atomic_load_n(&lock->owner, __ATOMIC_RELAXED);
 	u16 expect = owner;
@@ -47,10 +46,25 @@ static inline bool spin_trylock(spinlock_t *lock)
 					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
 }
 
-static inline void spin_unlock(spinlock_t *lock)
+static inline bool spin_trylock(spinlock_t *lock)
+{
+	preempt_disable();
+	if (arch_spin_trylock(lock))
+		return true;
+	preempt_enable();
+	return false;
+}
+
+static inline void arch_spin_unlock(spinlock_t *lock)
 {
 	__atomic_store_n(&lock->owner, (u16)(lock->owner + 1),
 			 __ATOMIC_RELEASE);
+}
+
+static inline void spin_unlock(spinlock_t *lock)
+{
+	arch_spin_unlock(lock);
+	preempt_enable();
 }
 
 static inline bool spin_is_locked(spinlock_t *lock)
@@ -64,10 +78,12 @@ static inline bool spin_is_locked(spinlock_t *lock)
 		spin_lock(lock);       \
 	} while (0)
 
+/* Interrupts back on before the preemption point, as in Linux. */
 static inline void spin_unlock_irqrestore(spinlock_t *lock, unsigned long flags)
 {
-	spin_unlock(lock);
+	arch_spin_unlock(lock);
 	local_irq_restore(flags);
+	preempt_enable();
 }
 
 #endif

@@ -11,7 +11,7 @@
 #ifndef KERNEL_TASK_H
 #define KERNEL_TASK_H
 
-#include <kernel/spinlock.h>
+#include <kernel/spinlock_types.h>
 #include <lib/cpumask.h>
 #include <lib/kernel.h>
 #include <lib/list.h>

@@ -71,8 +71,12 @@ struct task_struct *kthread_create(int (*fn)(void *), void *arg,
 	p->state = TASK_UNINTERRUPTIBLE; /* until wake_up_process() */
 	p->cpu = smp_processor_id();
 	cpumask_copy(&p->cpus_allowed, cpu_possible_mask);
-	/* It starts inside the schedule() that switches to it. */
-	p->preempt_count = PREEMPT_OFFSET;
+	/*
+	 * It starts inside the schedule() that switches to it, as every
+	 * thread switched away from does: preemption disabled once by
+	 * schedule() and once by the held run-queue lock.
+	 */
+	p->preempt_count = 2 * PREEMPT_OFFSET;
 	p->cpu_context.pc = (u64)ret_from_fork;
 	p->cpu_context.sp = (u64)p->stack + THREAD_SIZE;
 	p->cpu_context.x19 = (u64)fn;
@@ -141,10 +145,10 @@ void show_threads(void)
 	struct task_struct *p;
 	unsigned long flags;
 
-	pr_info("  PID CPU ST  SWITCHES   RUN(ms) NAME\n");
+	printk(KERN_INFO "  PID CPU ST  SWITCHES   RUN(ms) NAME\n");
 	spin_lock_irqsave(&tasklist_lock, flags);
 	list_for_each_entry (p, &tasklist, tasks)
-		pr_info("%5d %3d %-2s %9llu %9llu %s%s\n", p->pid, p->cpu,
+		printk(KERN_INFO "%5d %3d %-2s %9llu %9llu %s%s\n", p->pid, p->cpu,
 			state_name(p), (unsigned long long)p->nr_switches,
 			(unsigned long long)(p->sum_exec_ns / 1000000), p->comm,
 			p->bound ? " (bound)" : "");

@@ -1,9 +1,11 @@
 /*
  * Tests of the interrupt core and the GIC driver under it: SGIs, PPIs
  * and SPIs delivered, counted, freed, and routed. Interrupts are raised
- * by software (an SGI, or setting a PPI or SPI pending), so the tests
- * need no device; the numbers below are free on QEMU virt.
+ * by software (an SGI, an SPI set pending, the unused physical timer),
+ * so the tests need no device; the numbers below are free on QEMU virt.
  */
+#include <asm/sysreg.h>
+#include <kernel/board.h>
 #include <kernel/cpu.h>
 #include <kernel/irq.h>
 #include <kernel/kunit.h>
@@ -12,11 +14,12 @@
 #include <kernel/preempt.h>
 #include <kernel/printk.h>
 #include <kernel/time.h>
+#include <kernel/timer.h>
 #include <lib/errno.h>
 #include <string.h>
 
 #define TEST_SGI 15 /* above the IPIs (NR_IPI) */
-#define TEST_PPI 20 /* PPI 4: no device on virt */
+#define TEST_PPI 20 /* PPI 4: no device on virt (argument checks) */
 #define TEST_SPI 42 /* SPI 10: unused on virt (UART 1, RTC 2, PCIe 3-6...) */
 #define WAIT_US 200000 /* an interrupt arrives in µs; TCG may be slow */
 #define QUIET_US 10000 /* how long nothing must happen */
@@ -189,34 +192,69 @@ static void irq_spi_handler_runs_then_free_stops_it(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, after, before + 1);
 }
 
+/*
+ * The EL1 physical timer: a real PPI source the kernel does not use (the
+ * tick is on the virtual timer). Software-pending a PPI is no test on
+ * QEMU's GICv2 with several CPUs: its ISPENDR sends PPIs nowhere.
+ */
+#define CNTP_CTL_ENABLE 1
+#define PHYS_TIMER_DT_INDEX 1 /* the timer node's non-secure physical PPI */
+
+static void phys_timer_fire_now(void)
+{
+	isb();
+	write_sysreg(read_sysreg(cntpct_el0), cntp_cval_el0);
+	write_sysreg(CNTP_CTL_ENABLE, cntp_ctl_el0);
+	isb();
+}
+
+static void phys_timer_stop(void)
+{
+	write_sysreg(0, cntp_ctl_el0);
+	isb();
+}
+
+static void phys_timer_handler(unsigned int irq, void *dev)
+{
+	phys_timer_stop(); /* drop the level before the EOI */
+	probe_handler(irq, dev);
+}
+
 /* Does a PPI fire when enabled on this CPU and not once disabled? */
 static void irq_ppi_enable_and_disable_on_this_cpu(struct kunit *test)
 {
-	unsigned int cpu;
+	unsigned int cpu, irq, type;
 
 	if (!need_irqchip(test))
 		return;
+	if (board.timer.nr_irq <= PHYS_TIMER_DT_INDEX ||
+	    irqchip->xlate(&board.timer.irq[PHYS_TIMER_DT_INDEX], &irq,
+			   &type)) {
+		kunit_skip(test, "no physical timer PPI in the device tree");
+		return;
+	}
 	probe_reset();
 	KUNIT_ASSERT_EQ(
 		test,
-		request_percpu_irq(TEST_PPI, probe_handler, "test-ppi", &probe),
+		request_percpu_irq(irq, phys_timer_handler, "test-ppi", &probe),
 		0);
 	preempt_disable();
 	cpu = smp_processor_id();
-	enable_percpu_irq(TEST_PPI, IRQ_TYPE_EDGE_RISING);
-	irq_set_pending(TEST_PPI, true);
+	enable_percpu_irq(irq, type);
+	phys_timer_fire_now();
 	wait_for(READ_ONCE(probe.hits) >= 1, WAIT_US);
-	disable_percpu_irq(TEST_PPI);
-	irq_set_pending(TEST_PPI, true);
+	disable_percpu_irq(irq);
+	phys_timer_fire_now();
 	udelay(QUIET_US);
-	irq_set_pending(TEST_PPI, false);
+	phys_timer_stop();
 	preempt_enable();
-	free_irq(TEST_PPI);
+	free_irq(irq);
 
 	KUNIT_EXPECT_EQ(test, probe.hits, 1);
-	KUNIT_EXPECT_EQ(test, probe.irq, TEST_PPI);
+	KUNIT_EXPECT_EQ(test, probe.irq, irq);
 	KUNIT_EXPECT_EQ(test, probe.cpu, cpu);
-	KUNIT_EXPECT_EQ(test, kstat_irqs_cpu(TEST_PPI, cpu), 1);
+	KUNIT_EXPECT_TRUE(test, probe.in_irq);
+	KUNIT_EXPECT_EQ(test, kstat_irqs_cpu(irq, cpu), 1);
 }
 
 /* Does an SPI's affinity read back as set, for every online CPU? */
@@ -328,6 +366,49 @@ static void irq_migrate_moves_every_spi_away(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, left, 0);
 }
 
+#define ISR_EL1_I BIT(7) /* an IRQ is signalled to this CPU */
+
+static bool irq_signalled(void)
+{
+	isb();
+	return read_sysreg(isr_el1) & ISR_EL1_I;
+}
+
+/*
+ * After cpu_off(), is an SGI to this CPU held back, and delivered once
+ * cpu_init() (and the tick, whose PPI it resets) bring the CPU back?
+ */
+static void irq_cpu_off_holds_interrupts_until_cpu_init(struct kunit *test)
+{
+	struct cpumask self;
+	unsigned long flags;
+	bool while_off, after_init;
+
+	if (!need_irqchip(test))
+		return;
+	probe_reset();
+	KUNIT_ASSERT_EQ(
+		test,
+		request_percpu_irq(TEST_SGI, probe_handler, "test-sgi", &probe),
+		0);
+	local_irq_save(flags);
+	irqchip->cpu_off();
+	mask_of(&self, smp_processor_id());
+	irqchip->send_ipi(&self, TEST_SGI);
+	udelay(QUIET_US);
+	while_off = irq_signalled();
+	irqchip->cpu_init();
+	tick_cpu_start();
+	after_init = wait_for(irq_signalled(), WAIT_US);
+	local_irq_restore(flags);
+	wait_for(READ_ONCE(probe.hits) >= 1, WAIT_US);
+	free_irq(TEST_SGI);
+
+	KUNIT_EXPECT_FALSE(test, while_off);
+	KUNIT_EXPECT_TRUE(test, after_init);
+	KUNIT_EXPECT_EQ(test, probe.hits, 1);
+}
+
 /* Does show_interrupts() list a requested interrupt by name? */
 static void irq_show_interrupts_lists_requested(struct kunit *test)
 {
@@ -360,6 +441,7 @@ static const struct kunit_case irq_cases[] = {
 	KUNIT_CASE(irq_spi_runs_where_it_is_routed),
 	KUNIT_CASE(irq_sgi_reaches_every_other_cpu),
 	KUNIT_CASE(irq_migrate_moves_every_spi_away),
+	KUNIT_CASE(irq_cpu_off_holds_interrupts_until_cpu_init),
 	KUNIT_CASE(irq_show_interrupts_lists_requested),
 	{},
 };
