@@ -13,6 +13,7 @@
 #include <kernel/mutex.h>
 #include <kernel/params.h>
 #include <kernel/printk.h>
+#include <kernel/rcupdate.h>
 #include <kernel/smp.h>
 #include <kernel/wait.h>
 #include <lib/errno.h>
@@ -113,6 +114,8 @@ int cpu_up(unsigned int cpu)
 		return -EINVAL;
 	mutex_lock(&cpu_add_remove_lock);
 	err = cpu_online(cpu) ? -EALREADY : __cpu_up(cpu);
+	if (!err)
+		err = rcu_spawn_cpu_thread(cpu);
 	mutex_unlock(&cpu_add_remove_lock);
 	return err;
 }

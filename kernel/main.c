@@ -21,6 +21,7 @@
 #include <kernel/params.h>
 #include <kernel/percpu.h>
 #include <kernel/printk.h>
+#include <kernel/rcupdate.h>
 #include <kernel/sched.h>
 #include <kernel/shell.h>
 #include <kernel/smp.h>
@@ -151,6 +152,8 @@ static int kernel_init(void *unused)
 {
 	char arg[256];
 
+	rcu_stall_init();
+	rcu_spawn_cpu_thread(0);
 	smp_init();
 	if (param_get("fault", arg, sizeof(arg)))
 		fault_inject(arg);
@@ -178,6 +181,7 @@ void start_kernel(phys_addr_t dtb_pa, u32 entry_el, phys_addr_t kimage_pa)
 	smp_setup_cpu_maps();
 	setup_per_cpu_areas();
 	sched_init();
+	rcu_init();
 	dt_probe_class(DT_CLASS_FIRMWARE);
 	interrupts_init();
 	smp_init_ipis();

@@ -37,27 +37,29 @@ static void print_frame(const char *prefix, u64 addr, bool ret_addr)
 	pr_emerg("%s%s\n", prefix, sym);
 }
 
+/* cookie: is the next pc exact (the faulting instruction)? */
 static bool trace_one(void *cookie, u64 pc)
 {
-	bool *first = cookie;
+	bool *exact = cookie;
 
-	print_frame(" ", pc, !*first);
-	*first = false;
+	print_frame(" ", pc, !*exact);
+	*exact = false;
 	return true;
 }
 
-static void show_trace(u64 fp, u64 pc)
+static void show_trace(u64 fp, u64 pc, bool pc_exact)
 {
-	bool first = true;
-
 	pr_emerg("Call trace:\n");
-	walk_stackframe(fp, pc, trace_one, &first);
+	walk_stackframe(fp, pc, trace_one, &pc_exact);
 }
 
+/* The trace of dump_stack()'s caller, from its own frame record on. */
 void dump_stack(void)
 {
+	u64 *frame = __builtin_frame_address(0);
+
 	pr_emerg("CPU: %u\n", smp_processor_id());
-	show_trace((u64)__builtin_frame_address(0), (u64)dump_stack);
+	show_trace(frame[0], frame[1], false);
 }
 
 void show_regs(struct pt_regs *regs)
@@ -141,7 +143,7 @@ void die(const char *msg, struct pt_regs *regs)
 		 (unsigned long long)regs->esr);
 	pr_emerg("CPU: %u\n", smp_processor_id());
 	show_regs(regs);
-	show_trace(regs->regs[29], regs->pc);
+	show_trace(regs->regs[29], regs->pc, true);
 	pr_emerg("Kernel panic - not syncing: %s: Fatal exception\n", msg);
 	panic_finish(msg);
 }

@@ -13,6 +13,7 @@
 #include <kernel/irq.h>
 #include <kernel/percpu.h>
 #include <kernel/printk.h>
+#include <kernel/rcupdate.h>
 #include <kernel/sched.h>
 #include <kernel/timer.h>
 #include <lib/errno.h>
@@ -25,6 +26,7 @@ static struct clock_event_device *tick_dev;
 /* Written by its own CPU only; an array so counts outlive hotplug. */
 struct tick_cpu {
 	u64 count;
+	u64 next; /* counter value the next tick is set for */
 	bool running; /* between tick_cpu_start() and tick_cpu_stop() */
 } __aligned(CACHE_LINE);
 
@@ -38,9 +40,12 @@ static u64 jiffies_to_cycles(u64 j)
 	return j / HZ * freq + DIV_ROUND_UP(j % HZ * freq, HZ);
 }
 
-static void tick_program_next(void)
+static void tick_program_next(struct tick_cpu *tc)
 {
-	tick_dev->set_next_event(jiffies_to_cycles(get_jiffies_64() + 1));
+	u64 next = jiffies_to_cycles(get_jiffies_64() + 1);
+
+	WRITE_ONCE(tc->next, next);
+	tick_dev->set_next_event(next);
 }
 
 /* The clock event handler: interrupt context, IRQs masked. */
@@ -51,9 +56,10 @@ static void tick_handle_periodic(void)
 	if (!tc->running)
 		return; /* an event that raced tick_cpu_stop() */
 	WRITE_ONCE(tc->count, tc->count + 1);
-	tick_program_next();
+	tick_program_next(tc);
 	run_local_timers();
 	scheduler_tick();
+	rcu_sched_clock_irq();
 }
 
 void clockevents_register_device(struct clock_event_device *dev)
@@ -90,7 +96,7 @@ void tick_cpu_start(void)
 	timers_start_cpu();
 	tick_dev->cpu_init();
 	tc->running = true;
-	tick_program_next();
+	tick_program_next(tc);
 	local_irq_restore(flags);
 }
 
@@ -110,6 +116,11 @@ void tick_cpu_stop(void)
 u64 tick_count_cpu(unsigned int cpu)
 {
 	return cpu < NR_CPUS ? READ_ONCE(tick_cpus[cpu].count) : 0;
+}
+
+u64 tick_next_event(unsigned int cpu)
+{
+	return cpu < NR_CPUS ? READ_ONCE(tick_cpus[cpu].next) : 0;
 }
 
 void tick_print_info(void)

@@ -154,10 +154,9 @@ static struct timer_base *switch_timer_base(struct timer_list *t,
 		to = mine;
 		spin_lock(&to->lock);
 	}
-	/* Release: t's fields are written before another CPU can lock
-	 * this base through base_cpu (the READ_ONCE in lock_timer_base,
-	 * which then takes this lock, the acquire that pairs with it). */
-	smp_store_release(&t->base_cpu, (int)(to - timer_bases));
+	/* Seen by lock_timer_base(), which then takes this lock and looks
+	 * again: the lock, not this store, orders t's other fields. */
+	WRITE_ONCE(t->base_cpu, (int)(to - timer_bases));
 	return to;
 }
 

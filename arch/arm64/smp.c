@@ -16,6 +16,7 @@
 #include <kernel/irq.h>
 #include <kernel/params.h>
 #include <kernel/printk.h>
+#include <kernel/rcupdate.h>
 #include <kernel/smp.h>
 #include <kernel/timer.h>
 #include <kernel/wait.h>
@@ -109,6 +110,7 @@ void secondary_start_kernel(void)
 			(unsigned long long)mpidr,
 			(unsigned long long)cpu_logical_map(cpu));
 	sched_init_cpu(cpu);
+	rcu_cpu_starting(cpu);
 	if (irqchip)
 		irqchip->cpu_init();
 	smp_enable_ipis();

@@ -39,10 +39,14 @@ struct irqchip_ops {
 	const char *name;
 	/* INTIDs 0..nr_irqs-1 exist; set by the driver before set_irqchip(). */
 	unsigned int nr_irqs;
-	/* Per-CPU set-up on the calling CPU (boot and each CPU coming up). */
+	/* Per-CPU set-up on the calling CPU (boot and each CPU coming up),
+	 * IRQs masked, before the CPU is marked online: routing and IPIs to
+	 * it need what this learns (GICv2: its CPU interface number). It
+	 * leaves SGIs enabled and PPIs disabled: enable_percpu_irq() after. */
 	void (*cpu_init)(void);
 	/* The calling CPU is going away: stop taking interrupts, turn its
-	 * CPU interface off (GICv3: mark its redistributor asleep). */
+	 * CPU interface off (GICv3: mark its redistributor asleep). IRQs
+	 * masked, after irq_migrate_all_off_this_cpu() and tick_cpu_stop(). */
 	void (*cpu_off)(void);
 	void (*enable)(unsigned int irq); /* SPI: global; PPI: this CPU */
 	void (*disable)(unsigned int irq); /* SPI: global; PPI: this CPU */

@@ -54,17 +54,19 @@ void rcu_barrier(void);
 
 /* Hooks for the rest of the kernel. */
 void rcu_init(void);
-void rcu_sched_clock_irq(void);	/* tick: the interrupted context */
+void rcu_sched_clock_irq(void); /* tick: the interrupted context */
 void rcu_note_context_switch(void); /* __schedule() */
-void rcu_idle_enter(void);	/* idle loop, IRQs off, before WFI */
-void rcu_idle_exit(void);	/* idle loop, IRQs off, after WFI */
-bool rcu_needs_cpu(void);	/* may this CPU stop its tick? */
+void rcu_idle_enter(void); /* idle loop, IRQs off, before WFI */
+void rcu_idle_exit(void); /* idle loop, IRQs off, after WFI */
+bool rcu_needs_cpu(void); /* may this CPU stop its tick? */
 void rcu_cpu_starting(unsigned int cpu); /* a CPU arrives: joins next GP */
-void rcu_report_dead(unsigned int cpu);	 /* the dying CPU, last of all */
+void rcu_report_dead(unsigned int cpu); /* the dying CPU, last of all */
 void rcutree_migrate_callbacks(unsigned int cpu); /* after cpu died */
+int rcu_spawn_cpu_thread(unsigned int cpu); /* its callback thread */
+void rcu_stall_init(void);
 
 struct rcu_stats {
-	long gp_seq;	   /* grace periods started */
+	long gp_seq; /* grace periods started */
 	long gp_completed; /* grace periods completed */
 	struct cpumask waiting; /* CPUs the current one still waits for */
 	u64 gp_ns_min, gp_ns_median, gp_ns_max;

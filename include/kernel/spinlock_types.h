@@ -9,7 +9,10 @@ typedef struct {
 	u16 next;
 } spinlock_t;
 
-#define __SPIN_LOCK_UNLOCKED {0, 0}
+#define __SPIN_LOCK_UNLOCKED \
+	{                    \
+		0, 0         \
+	}
 #define DEFINE_SPINLOCK(x) spinlock_t x = __SPIN_LOCK_UNLOCKED
 
 #endif

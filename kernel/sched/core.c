@@ -15,6 +15,7 @@
 #include <kernel/cpu.h>
 #include <kernel/panic.h>
 #include <kernel/printk.h>
+#include <kernel/rcupdate.h>
 #include <kernel/smp.h>
 #include <kernel/time.h>
 #include "sched.h"
@@ -291,6 +292,8 @@ static void __schedule(bool preempt)
 	struct task_struct *prev, *next;
 	struct rq *rq;
 
+	/* Before the run-queue lock: an expedited report may wake a thread. */
+	rcu_note_context_switch();
 	local_irq_disable();
 	rq = this_rq();
 	spin_lock(&rq->lock);

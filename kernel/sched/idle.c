@@ -4,6 +4,7 @@
  */
 #include <asm/barrier.h>
 #include <kernel/cpu.h>
+#include <kernel/rcupdate.h>
 #include "sched.h"
 
 /* A queued thread of src that may run on dst->cpu, or NULL. */
@@ -63,8 +64,10 @@ static void cpu_do_idle(void)
 {
 	local_irq_disable();
 	if (!need_resched()) {
+		rcu_idle_enter();
 		dsb(sy);
 		wfi();
+		rcu_idle_exit();
 	}
 	local_irq_enable();
 }

@@ -17,60 +17,74 @@ static bool have_cpus(struct kunit *test, unsigned int n)
 	return false;
 }
 
-struct spin_arg {
-	u64 until_ns;
+struct hog_arg {
+	volatile bool stop;
+	volatile bool ran;
 	volatile u64 count;
 	struct completion done;
-	struct cpumask cpus_seen;
 };
 
-/* Burn CPU without ever sleeping or yielding; count work units. */
-static int spinner(void *p)
+/* Spin without sleeping or yielding until told to stop. */
+static int hog(void *p)
 {
-	struct spin_arg *a = p;
+	struct hog_arg *a = p;
 
-	while (ktime_get_ns() < a->until_ns) {
+	while (!a->stop)
 		a->count++;
-		cpumask_set_cpu(smp_processor_id(), &a->cpus_seen);
-	}
 	complete(&a->done);
 	return 0;
 }
 
-static struct task_struct *start_spinner(struct spin_arg *a, u64 ms, int cpu)
+static int note_ran(void *p)
 {
-	struct task_struct *t;
+	struct hog_arg *a = p;
 
-	a->until_ns = ktime_get_ns() + ms * 1000000ULL;
-	a->count = 0;
-	cpumask_clear(&a->cpus_seen);
-	init_completion(&a->done);
-	t = kthread_create(spinner, a, "spin/%d", cpu);
-	if (t && cpu >= 0)
+	a->ran = true;
+	complete(&a->done);
+	return 0;
+}
+
+static struct task_struct *start_on(int (*fn)(void *), struct hog_arg *a,
+				    unsigned int cpu)
+{
+	struct task_struct *t = kthread_create(fn, a, "hogtest/%u", cpu);
+
+	if (t) {
 		kthread_bind(t, cpu);
-	if (t)
 		wake_up_process(t);
+	}
 	return t;
 }
 
 /*
- * Two CPU-bound threads that never yield, bound to one CPU: does the
- * tick preempt each so that both make progress?
+ * A thread that never yields holds a CPU: does the tick still let another
+ * thread bound to the same CPU run while the hog is mid-spin?
  */
 static void sched_tick_preempts_cpu_hog(struct kunit *test)
 {
-	static struct spin_arg a, b;
-	int cpu = nr_cpu_ids - 1;
+	static struct hog_arg h, other;
+	unsigned int cpu = nr_cpu_ids - 1;
+	u64 seen;
 
-	KUNIT_ASSERT_NOT_NULL(test, start_spinner(&a, 300, cpu));
-	KUNIT_ASSERT_NOT_NULL(test, start_spinner(&b, 300, cpu));
-	msleep(150);
-	KUNIT_EXPECT_GT(test, a.count, 0);
-	KUNIT_EXPECT_GT(test, b.count, 0);
-	wait_for_completion(&a.done);
-	wait_for_completion(&b.done);
-	KUNIT_EXPECT_TRUE(test, cpumask_weight(&a.cpus_seen) == 1 &&
-					cpumask_test_cpu(cpu, &a.cpus_seen));
+	h = (struct hog_arg){0};
+	other = (struct hog_arg){0};
+	init_completion(&h.done);
+	init_completion(&other.done);
+	KUNIT_ASSERT_NOT_NULL(test, start_on(hog, &h, cpu));
+	while (!h.count)
+		msleep(1);
+	KUNIT_ASSERT_NOT_NULL(test, start_on(note_ran, &other, cpu));
+	/* Generous: only a starved thread waits this long. */
+	KUNIT_EXPECT_NE(test,
+			wait_for_completion_timeout(&other.done,
+						    msecs_to_jiffies(5000)),
+			0);
+	seen = h.count;
+	msleep(50);
+	KUNIT_EXPECT_GT(test, h.count, seen); /* the hog was still running */
+	h.stop = true;
+	wait_for_completion(&h.done);
+	KUNIT_EXPECT_TRUE(test, other.ran);
 }
 
 struct mutex_arg {
@@ -185,25 +199,53 @@ static void sched_affinity_migrates_and_holds(struct kunit *test)
 	KUNIT_EXPECT_GE(test, t->nr_migrations - before, num_online_cpus() - 1);
 }
 
+struct spread_arg {
+	volatile bool stop;
+	struct cpumask seen; /* CPUs it ran on (atomic bit sets) */
+	struct completion done;
+};
+
+static int spread_spinner(void *p)
+{
+	struct spread_arg *a = p;
+
+	while (!a->stop)
+		cpumask_set_cpu(smp_processor_id(), &a->seen);
+	complete(&a->done);
+	return 0;
+}
+
 /*
- * Threads all created on one CPU: does the load spread over the others
- * (placement at wake-up and idle CPUs pulling from busy ones)?
+ * As many CPU-bound threads as CPUs, all created from one CPU with no
+ * affinity: does the load reach every CPU (placement at wake-up, idle
+ * CPUs pulling from busy ones)?
  */
 static void sched_load_spreads(struct kunit *test)
 {
-	static struct spin_arg a[NR_CPUS];
+	static struct spread_arg a[NR_CPUS];
+	unsigned int n = num_online_cpus(), i;
 	struct cpumask used;
-	unsigned int n = num_online_cpus();
 
 	if (!have_cpus(test, 2))
 		return;
-	cpumask_clear(&used);
-	for (unsigned int i = 0; i < n; i++)
-		KUNIT_ASSERT_NOT_NULL(test, start_spinner(&a[i], 200, -1));
-	for (unsigned int i = 0; i < n; i++) {
-		wait_for_completion(&a[i].done);
-		cpumask_or(&used, &used, &a[i].cpus_seen);
+	for (i = 0; i < n; i++) {
+		a[i] = (struct spread_arg){0};
+		init_completion(&a[i].done);
+		KUNIT_ASSERT_NOT_NULL(test, kthread_run(spread_spinner, &a[i],
+							"spread/%u", i));
 	}
+	for (int tries = 0; tries < 500; tries++) {
+		cpumask_clear(&used);
+		for (i = 0; i < n; i++)
+			cpumask_or(&used, &used, &a[i].seen);
+		if (cpumask_weight(&used) == n)
+			break;
+		msleep(10);
+	}
+	for (i = 0; i < n; i++)
+		a[i].stop = true;
+	for (i = 0; i < n; i++)
+		wait_for_completion(&a[i].done);
 	KUNIT_EXPECT_EQ(test, cpumask_weight(&used), n);
 }
 

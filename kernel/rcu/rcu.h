@@ -1,0 +1,94 @@
+/*
+ * RCU internals shared by the files of kernel/rcu (not an interface).
+ *
+ * One control block (rcu_state) and one per-CPU block (rcu_data), fields
+ * grouped by role, as in Xen's rcupdate.c.
+ */
+#ifndef KERNEL_RCU_INTERNAL_H
+#define KERNEL_RCU_INTERNAL_H
+
+#include <kernel/percpu.h>
+#include <kernel/rcupdate.h>
+#include <kernel/spinlock.h>
+#include <kernel/wait.h>
+
+#define RCU_STAT_SAMPLES 64
+
+struct rcu_state {
+	spinlock_t lock; /* guards everything below */
+
+	/* Grace-period handling. */
+	long gp_seq; /* the last grace period started */
+	long gp_completed; /* the last one completed; == gp_seq when idle */
+	bool gp_wanted; /* callbacks wait for gp_seq + 1, not started */
+	struct cpumask qsmask; /* CPUs that owe gp_seq a quiescent state */
+	u64 gp_start_ns;
+
+	/* CPUs RCU waits on: set when a CPU arrives (rcu_cpu_starting()),
+	 * cleared by the CPU itself at the very end of its way down. */
+	struct cpumask cpus;
+
+	/* Stall detection. */
+	u64 stall_next_ns;
+
+	/* Figures: durations of the last RCU_STAT_SAMPLES grace periods. */
+	u64 gp_ns[RCU_STAT_SAMPLES];
+	u64 nr_gp_samples;
+};
+
+/* A segment list of callbacks: head and the next pointer of its tail. */
+struct rcu_cblist {
+	struct rcu_head *head;
+	struct rcu_head **tail;
+	long len;
+};
+
+struct rcu_data {
+	/* Quiescent-state handling; touched only by this CPU. */
+	long gp_seq_seen; /* the grace period this CPU last noticed */
+	bool qs_pending; /* it owes gp_seq_seen a quiescent state */
+	bool passed_qs; /* it switched threads since noticing */
+	bool exp_need_qs; /* an expedited GP waits for its next QS */
+
+	/* Idle: odd while running, even while idle (extended quiescent
+	 * state). Moved by this CPU only, read by others. */
+	unsigned long dynticks;
+
+	/* Callbacks, oldest first; this CPU with IRQs off. */
+	struct rcu_cblist done; /* their grace period has ended */
+	struct rcu_cblist wait; /* waiting for grace period wait_gp */
+	long wait_gp;
+	struct rcu_cblist next; /* queued, not yet given a grace period */
+	u64 queued;
+	u64 invoked;
+
+	/* The thread that invokes done callbacks, with IRQs on. */
+	struct task_struct *kthread;
+	struct wait_queue_head kthread_wq;
+};
+
+extern struct rcu_state rcu_state;
+DECLARE_PER_CPU(struct rcu_data, rcu_data);
+
+/* tree.c */
+void rcu_report_qs(unsigned int cpu);
+void rcu_request_gp(struct rcu_data *rdp);
+void rcu_record_sample(u64 *ring, u64 *count, u64 ns);
+void rcu_sample_stats(const u64 *ring, u64 count, u64 *min, u64 *median,
+		      u64 *max);
+
+/* callbacks.c */
+void rcu_advance_cbs(struct rcu_data *rdp);
+bool rcu_has_cbs(struct rcu_data *rdp);
+void rcu_wake_cb_thread(struct rcu_data *rdp);
+void rcu_cblist_init(struct rcu_cblist *l);
+void rcu_callbacks_init(void);
+
+/* expedited.c */
+void rcu_exp_report(unsigned int cpu);
+void rcu_exp_stats(u64 *min, u64 *median, u64 *max, u64 *count);
+
+/* stall.c */
+void rcu_check_stall(void);
+
+#endif

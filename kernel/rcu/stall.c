@@ -1,0 +1,60 @@
+/*
+ * The RCU stall detector: a grace period older than rcu_stall_timeout_ms
+ * is reported from the tick of whichever CPU notices first, naming the
+ * CPUs that still owe a quiescent state and asking each for its
+ * backtrace by IPI, like Linux's "rcu: INFO: rcu detected stalls". It
+ * reports again every timeout while the stall lasts.
+ */
+#define pr_fmt(fmt) "rcu: " fmt
+#include <kernel/cpu.h>
+#include <kernel/params.h>
+#include <kernel/printk.h>
+#include <kernel/smp.h>
+#include <kernel/time.h>
+#include <lib/printf.h>
+#include "rcu.h"
+
+#define RCU_STALL_TIMEOUT_DEFAULT_MS 5000
+
+unsigned long rcu_stall_timeout_ms = RCU_STALL_TIMEOUT_DEFAULT_MS;
+unsigned long rcu_stall_reports;
+
+KERNEL_PARAM(rcu_stall_timeout,
+	     "RCU stall warning after this many seconds (default 5)");
+
+void rcu_stall_init(void)
+{
+	unsigned long s;
+
+	if (!param_get_ulong("rcu_stall_timeout", &s) && s)
+		rcu_stall_timeout_ms = s * 1000;
+}
+
+/* From the tick, IRQs off. */
+void rcu_check_stall(void)
+{
+	struct cpumask stalled;
+	char list[128];
+	u64 now = ktime_get_ns(), age;
+	long gp;
+
+	if (READ_ONCE(rcu_state.gp_seq) == READ_ONCE(rcu_state.gp_completed) ||
+	    now < READ_ONCE(rcu_state.stall_next_ns))
+		return;
+	spin_lock(&rcu_state.lock);
+	gp = rcu_state.gp_seq;
+	if (gp == rcu_state.gp_completed || now < rcu_state.stall_next_ns) {
+		spin_unlock(&rcu_state.lock);
+		return;
+	}
+	rcu_state.stall_next_ns = now + rcu_stall_timeout_ms * 1000000ULL;
+	cpumask_copy(&stalled, &rcu_state.qsmask);
+	age = now - rcu_state.gp_start_ns;
+	rcu_stall_reports++;
+	spin_unlock(&rcu_state.lock);
+
+	cpumap_print_list(list, sizeof(list), &stalled);
+	pr_err("INFO: rcu detected stalls on CPUs: { %s } (gp %ld, %llu ms)\n",
+	       list, gp, (unsigned long long)(age / 1000000));
+	smp_send_backtrace(&stalled);
+}

@@ -1,0 +1,262 @@
+/*
+ * Classic RCU grace periods.
+ *
+ * Design note. A grace period (GP) is numbered: rcu_state.gp_seq is the
+ * last one started, gp_completed the last one ended. Starting GP g puts
+ * every CPU RCU waits on into qsmask, except those idle right now (their
+ * dynticks counter is even: an extended quiescent state). Each CPU in
+ * qsmask then reports one quiescent state (QS), at the first of:
+ *   - a tick that interrupted code with preempt_count zero, or the idle
+ *     loop (rcu_sched_clock_irq());
+ *   - a tick after it switched threads (rcu_note_context_switch());
+ *   - entering idle (rcu_idle_enter()).
+ * The last report ends GP g; if callbacks already wait for g + 1, it
+ * starts at once. Read-side sections are preemption-disabled sections,
+ * so none can span any of those events.
+ *
+ * Idle CPUs are never woken for RCU: an idle CPU is left out of a new GP,
+ * and a CPU going idle reports for itself. The two checks are ordered by
+ * full barriers on both sides (Dekker): GP start writes qsmask, smp_mb(),
+ * reads dynticks; idle entry writes dynticks, smp_mb(), reads qsmask.
+ * At least one side sees the other, and a double report is harmless.
+ *
+ * Hotplug: a CPU joins rcu_state.cpus when it arrives, so from the next
+ * GP on; on its way down it leaves by itself (rcu_report_dead()), after
+ * its last read-side section, reporting any QS the current GP still
+ * wants from it. Its callbacks move to a surviving CPU after it is gone.
+ */
+#define pr_fmt(fmt) "rcu: " fmt
+#include <kernel/cpu.h>
+#include <kernel/printk.h>
+#include <kernel/sched.h>
+#include <kernel/time.h>
+#include "rcu.h"
+
+struct rcu_state rcu_state = {.lock = __SPIN_LOCK_UNLOCKED};
+DEFINE_PER_CPU(struct rcu_data, rcu_data);
+
+static bool gp_in_progress(void)
+{
+	return rcu_state.gp_seq != rcu_state.gp_completed;
+}
+
+void rcu_record_sample(u64 *ring, u64 *count, u64 ns)
+{
+	ring[(*count)++ % RCU_STAT_SAMPLES] = ns;
+}
+
+/* Min, median and max of the samples kept (insertion sort of <= 64). */
+void rcu_sample_stats(const u64 *ring, u64 count, u64 *min, u64 *median,
+		      u64 *max)
+{
+	u64 v[RCU_STAT_SAMPLES];
+	unsigned int n = count < RCU_STAT_SAMPLES ? count : RCU_STAT_SAMPLES;
+
+	for (unsigned int i = 0; i < n; i++) {
+		unsigned int j = i;
+
+		for (; j > 0 && v[j - 1] > ring[i]; j--)
+			v[j] = v[j - 1];
+		v[j] = ring[i];
+	}
+	*min = n ? v[0] : 0;
+	*median = n ? v[n / 2] : 0;
+	*max = n ? v[n - 1] : 0;
+}
+
+static void rcu_gp_end(void);
+
+/* Start the next grace period. Caller holds rcu_state.lock. */
+static void rcu_gp_start(void)
+{
+	unsigned int cpu;
+
+	rcu_state.gp_wanted = false;
+	rcu_state.gp_seq++;
+	rcu_state.gp_start_ns = ktime_get_ns();
+	rcu_state.stall_next_ns =
+		rcu_state.gp_start_ns + rcu_stall_timeout_ms * 1000000ULL;
+	cpumask_copy(&rcu_state.qsmask, &rcu_state.cpus);
+	smp_mb(); /* qsmask before dynticks: paired with rcu_idle_enter() */
+	for_each_cpu (cpu, &rcu_state.qsmask)
+		if (!(READ_ONCE(per_cpu(rcu_data, cpu).dynticks) & 1))
+			cpumask_clear_cpu(cpu, &rcu_state.qsmask);
+	if (cpumask_empty(&rcu_state.qsmask))
+		rcu_gp_end();
+}
+
+/* The last QS came in. Caller holds rcu_state.lock. */
+static void rcu_gp_end(void)
+{
+	rcu_record_sample(rcu_state.gp_ns, &rcu_state.nr_gp_samples,
+			  ktime_get_ns() - rcu_state.gp_start_ns);
+	/* Readers' sections came before their QS reports, hence before
+	 * this; callbacks read gp_completed with acquire (callbacks.c). */
+	smp_store_release(&rcu_state.gp_completed, rcu_state.gp_seq);
+	if (rcu_state.gp_wanted)
+		rcu_gp_start();
+}
+
+/* cpu passed a QS for the current GP (or is gone). Any context. */
+void rcu_report_qs(unsigned int cpu)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&rcu_state.lock, flags);
+	if (gp_in_progress() && cpumask_test_cpu(cpu, &rcu_state.qsmask)) {
+		cpumask_clear_cpu(cpu, &rcu_state.qsmask);
+		if (cpumask_empty(&rcu_state.qsmask))
+			rcu_gp_end();
+	}
+	spin_unlock_irqrestore(&rcu_state.lock, flags);
+}
+
+/*
+ * rdp's next callbacks need a GP that starts after now: gp_seq + 1.
+ * Start it if none is running, else ask for it after the current one.
+ * Returns the GP number they wait for. IRQs off.
+ */
+void rcu_request_gp(struct rcu_data *rdp)
+{
+	spin_lock(&rcu_state.lock);
+	rdp->wait_gp = rcu_state.gp_seq + 1;
+	if (gp_in_progress())
+		rcu_state.gp_wanted = true;
+	else
+		rcu_gp_start();
+	spin_unlock(&rcu_state.lock);
+}
+
+/* Notice a new GP: from now on this CPU owes it a quiescent state. */
+static void note_new_gp(struct rcu_data *rdp, unsigned int cpu)
+{
+	long seq = READ_ONCE(rcu_state.gp_seq);
+
+	if (rdp->gp_seq_seen == seq)
+		return;
+	rdp->gp_seq_seen = seq;
+	rdp->qs_pending = cpumask_test_cpu(cpu, &rcu_state.qsmask);
+	rdp->passed_qs = false;
+}
+
+/*
+ * From the tick, IRQs off. preempt_count() is HARDIRQ_OFFSET exactly when
+ * the interrupted code had it at zero: outside any read-side section.
+ */
+void rcu_sched_clock_irq(void)
+{
+	unsigned int cpu = smp_processor_id();
+	struct rcu_data *rdp = this_cpu_ptr(&rcu_data);
+	bool quiet = preempt_count() == HARDIRQ_OFFSET || current->idle;
+
+	note_new_gp(rdp, cpu);
+	if (rdp->qs_pending && (quiet || rdp->passed_qs)) {
+		rdp->qs_pending = false;
+		rcu_report_qs(cpu);
+	}
+	if (rdp->exp_need_qs && quiet) {
+		rdp->exp_need_qs = false;
+		rcu_exp_report(cpu);
+	}
+	rcu_advance_cbs(rdp);
+	rcu_check_stall();
+}
+
+/* From __schedule(): a context switch is a quiescent state. */
+void rcu_note_context_switch(void)
+{
+	struct rcu_data *rdp = this_cpu_ptr(&rcu_data);
+
+	rdp->passed_qs = true;
+	if (rdp->exp_need_qs) {
+		rdp->exp_need_qs = false;
+		rcu_exp_report(smp_processor_id());
+	}
+}
+
+/* Idle loop, IRQs off, just before WFI: enter the extended QS. */
+void rcu_idle_enter(void)
+{
+	struct rcu_data *rdp = this_cpu_ptr(&rcu_data);
+	unsigned int cpu = smp_processor_id();
+
+	WRITE_ONCE(rdp->dynticks, rdp->dynticks + 1);
+	smp_mb(); /* dynticks before qsmask: paired with rcu_gp_start() */
+	if (cpumask_test_cpu(cpu, &rcu_state.qsmask))
+		rcu_report_qs(cpu);
+	rdp->qs_pending = false;
+	if (rdp->exp_need_qs) {
+		rdp->exp_need_qs = false;
+		rcu_exp_report(cpu);
+	}
+}
+
+/* Idle loop, IRQs off, right after WFI: readers may run again. */
+void rcu_idle_exit(void)
+{
+	struct rcu_data *rdp = this_cpu_ptr(&rcu_data);
+
+	WRITE_ONCE(rdp->dynticks, rdp->dynticks + 1);
+	smp_mb(); /* leave the EQS before any read-side section begins */
+}
+
+/* May this CPU stop its tick? Not while it owes RCU or has callbacks. */
+bool rcu_needs_cpu(void)
+{
+	struct rcu_data *rdp = this_cpu_ptr(&rcu_data);
+
+	return rcu_has_cbs(rdp) ||
+	       cpumask_test_cpu(smp_processor_id(), &rcu_state.qsmask);
+}
+
+/* A CPU arrives (on itself, IRQs off): RCU waits on it from the next GP. */
+void rcu_cpu_starting(unsigned int cpu)
+{
+	struct rcu_data *rdp = per_cpu_ptr(&rcu_data, cpu);
+	unsigned long flags;
+
+	rdp->dynticks |= 1; /* running */
+	spin_lock_irqsave(&rcu_state.lock, flags);
+	cpumask_set_cpu(cpu, &rcu_state.cpus);
+	rdp->gp_seq_seen = rcu_state.gp_seq; /* not part of the current GP */
+	rdp->qs_pending = false;
+	spin_unlock_irqrestore(&rcu_state.lock, flags);
+}
+
+/*
+ * The dying CPU, after its last read-side section: RCU stops waiting on
+ * it, and the current GP gets its QS if it still wanted one.
+ */
+void rcu_report_dead(unsigned int cpu)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&rcu_state.lock, flags);
+	cpumask_clear_cpu(cpu, &rcu_state.cpus);
+	spin_unlock_irqrestore(&rcu_state.lock, flags);
+	rcu_report_qs(cpu);
+	rcu_exp_report(cpu);
+}
+
+void rcu_get_stats(struct rcu_stats *st)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&rcu_state.lock, flags);
+	st->gp_seq = rcu_state.gp_seq;
+	st->gp_completed = rcu_state.gp_completed;
+	cpumask_copy(&st->waiting, gp_in_progress() ? &rcu_state.qsmask
+						    : &(struct cpumask){});
+	rcu_sample_stats(rcu_state.gp_ns, rcu_state.nr_gp_samples,
+			 &st->gp_ns_min, &st->gp_ns_median, &st->gp_ns_max);
+	st->nr_gp_samples = rcu_state.nr_gp_samples;
+	spin_unlock_irqrestore(&rcu_state.lock, flags);
+	rcu_exp_stats(&st->exp_ns_min, &st->exp_ns_median, &st->exp_ns_max,
+		      &st->nr_exp_samples);
+}
+
+void rcu_init(void)
+{
+	rcu_callbacks_init();
+	rcu_cpu_starting(smp_processor_id());
+}

@@ -1,0 +1,255 @@
+/* Tests of RCU: grace periods wait for readers, callbacks, stalls. */
+#include <kernel/cpu.h>
+#include <kernel/kunit.h>
+#include <kernel/mm.h>
+#include <kernel/printk.h>
+#include <kernel/rcupdate.h>
+#include <kernel/sched.h>
+#include <kernel/smp.h>
+#include <kernel/time.h>
+#include <kernel/wait.h>
+#include <lib/printf.h>
+#include <string.h>
+
+static bool have_cpus(struct kunit *test, unsigned int n)
+{
+	if (num_online_cpus() >= n)
+		return true;
+	kunit_skip(test, "needs %u CPUs online", n);
+	return false;
+}
+
+struct reader {
+	u64 hold_ns;
+	volatile bool inside;
+	volatile bool left;
+	u64 left_ns;
+	unsigned int cpu;
+	struct completion done;
+};
+
+/* Enter a read-side section, hold it for hold_ns, leave, record when. */
+static int reader_thread(void *p)
+{
+	struct reader *r = p;
+	u64 end;
+
+	rcu_read_lock();
+	r->cpu = smp_processor_id();
+	r->inside = true;
+	end = ktime_get_ns() + r->hold_ns;
+	while (ktime_get_ns() < end)
+		cpu_relax();
+	r->left_ns = ktime_get_ns();
+	smp_store_release(&r->left, true);
+	rcu_read_unlock();
+	complete(&r->done);
+	return 0;
+}
+
+/* Start a reader on another CPU and wait until it is inside. */
+static void start_reader(struct reader *r, u64 hold_ms)
+{
+	struct task_struct *t;
+	unsigned int cpu = smp_processor_id() == 0 ? 1 : 0;
+
+	memset(r, 0, sizeof(*r));
+	r->hold_ns = hold_ms * 1000000ULL;
+	init_completion(&r->done);
+	t = kthread_create(reader_thread, r, "reader");
+	kthread_bind(t, cpu);
+	wake_up_process(t);
+	while (!READ_ONCE(r->inside))
+		cpu_relax();
+}
+
+static void check_waits(struct kunit *test, void (*sync)(void))
+{
+	static struct reader r;
+	u64 returned;
+
+	start_reader(&r, 100);
+	sync();
+	returned = ktime_get_ns();
+	KUNIT_EXPECT_TRUE(test, smp_load_acquire(&r.left));
+	KUNIT_EXPECT_GE(test, returned, r.left_ns);
+	/* "Soon after": well within a second, even under emulation. */
+	KUNIT_EXPECT_LT(test, returned - r.left_ns, 1000 * 1000000ULL);
+	wait_for_completion(&r.done);
+}
+
+/* Does synchronize_rcu() wait for a reader on another CPU, and no longer? */
+static void rcu_sync_waits_for_reader(struct kunit *test)
+{
+	if (have_cpus(test, 2))
+		check_waits(test, synchronize_rcu);
+}
+
+/* Does the expedited form wait for it too? */
+static void rcu_sync_expedited_waits_for_reader(struct kunit *test)
+{
+	if (have_cpus(test, 2))
+		check_waits(test, synchronize_rcu_expedited);
+}
+
+/* With nothing to wait for, do both forms return (even on one CPU)? */
+static void rcu_sync_returns(struct kunit *test)
+{
+	struct rcu_stats a, b;
+
+	rcu_get_stats(&a);
+	synchronize_rcu();
+	synchronize_rcu_expedited();
+	synchronize_rcu();
+	rcu_get_stats(&b);
+	KUNIT_EXPECT_GE(test, b.gp_completed - a.gp_completed, 2);
+}
+
+struct cb_probe {
+	struct rcu_head head;
+	struct reader *r;
+	bool reader_had_left;
+	volatile bool ran;
+};
+
+static void cb_probe_fn(struct rcu_head *head)
+{
+	struct cb_probe *p = container_of(head, struct cb_probe, head);
+
+	p->reader_had_left = smp_load_acquire(&p->r->left);
+	smp_store_release(&p->ran, true);
+}
+
+/* Does a callback queued during a reader's section run only after it? */
+static void rcu_callback_after_grace_period(struct kunit *test)
+{
+	static struct reader r;
+	static struct cb_probe p;
+
+	if (!have_cpus(test, 2))
+		return;
+	start_reader(&r, 100);
+	p = (struct cb_probe){.r = &r};
+	call_rcu(&p.head, cb_probe_fn);
+	rcu_barrier();
+	KUNIT_EXPECT_TRUE(test, p.ran);
+	KUNIT_EXPECT_TRUE(test, p.reader_had_left);
+	wait_for_completion(&r.done);
+}
+
+struct counted {
+	struct rcu_head head;
+	int *count;
+};
+
+static void counted_free(struct rcu_head *head)
+{
+	struct counted *c = container_of(head, struct counted, head);
+
+	__atomic_fetch_add(c->count, 1, __ATOMIC_RELAXED);
+	kfree(c);
+}
+
+struct flood_arg {
+	int per_cpu;
+	int *count;
+	int queued;
+	struct completion done;
+};
+
+static int flood(void *p)
+{
+	struct flood_arg *a = p;
+
+	for (int i = 0; i < a->per_cpu; i++) {
+		struct counted *c = kmalloc(sizeof(*c));
+
+		if (!c)
+			break;
+		c->count = a->count;
+		call_rcu(&c->head, counted_free);
+		a->queued++;
+		if (!(i % 256))
+			yield();
+	}
+	complete(&a->done);
+	return 0;
+}
+
+/* Do thousands of callbacks queued on every CPU all run, freeing memory? */
+static void rcu_many_callbacks_all_run(struct kunit *test)
+{
+	enum { PER_CPU = 3000 };
+	static struct flood_arg args[NR_CPUS];
+	static int count;
+	struct mem_stats before, after;
+	unsigned int cpu, total = 0;
+
+	rcu_barrier();
+	mem_get_stats(&before);
+	count = 0;
+	for_each_online_cpu (cpu) {
+		struct task_struct *t;
+
+		args[cpu] =
+			(struct flood_arg){.per_cpu = PER_CPU, .count = &count};
+		init_completion(&args[cpu].done);
+		t = kthread_create(flood, &args[cpu], "flood/%u", cpu);
+		KUNIT_ASSERT_NOT_NULL(test, t);
+		kthread_bind(t, cpu);
+		wake_up_process(t);
+	}
+	for_each_online_cpu (cpu) {
+		wait_for_completion(&args[cpu].done);
+		total += args[cpu].queued;
+	}
+	rcu_barrier();
+	KUNIT_EXPECT_EQ(test, total, PER_CPU * num_online_cpus());
+	KUNIT_EXPECT_EQ(test, READ_ONCE(count), total);
+	msleep(20); /* let the flood threads be reaped */
+	mem_get_stats(&after);
+	KUNIT_EXPECT_EQ(test, after.kmalloc_objects, before.kmalloc_objects);
+}
+
+/* Does a reader held past the stall timeout get reported, by CPU? */
+static void rcu_stall_reported_and_stops(struct kunit *test)
+{
+	static struct reader r;
+	unsigned long saved = rcu_stall_timeout_ms, reports;
+	static char log[8192];
+	char want[64];
+	size_t n;
+
+	if (!have_cpus(test, 2))
+		return;
+	rcu_barrier();
+	rcu_stall_timeout_ms = 300;
+	reports = rcu_stall_reports;
+	start_reader(&r, 900);
+	synchronize_rcu(); /* a grace period the reader holds up */
+	wait_for_completion(&r.done);
+	KUNIT_EXPECT_GT(test, rcu_stall_reports, reports);
+	n = log_read(log, sizeof(log) - 1);
+	log[n] = '\0';
+	snprintf(want, sizeof(want), "rcu detected stalls on CPUs: { %u }",
+		 r.cpu);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(log, want));
+	reports = rcu_stall_reports;
+	msleep(800);
+	synchronize_rcu();
+	KUNIT_EXPECT_EQ(test, rcu_stall_reports, reports);
+	rcu_stall_timeout_ms = saved;
+}
+
+static const struct kunit_case rcu_cases[] = {
+	KUNIT_CASE(rcu_sync_returns),
+	KUNIT_CASE(rcu_sync_waits_for_reader),
+	KUNIT_CASE(rcu_sync_expedited_waits_for_reader),
+	KUNIT_CASE(rcu_callback_after_grace_period),
+	KUNIT_CASE(rcu_many_callbacks_all_run),
+	KUNIT_CASE(rcu_stall_reported_and_stops),
+	{},
+};
+
+static const struct kunit_suite rcu_suite = {"rcu", rcu_cases};
+kunit_test_suite(rcu_suite);
