@@ -10,6 +10,7 @@
 #include <asm/pgtable.h>
 #include <asm/sections.h>
 #include <asm/sysreg.h>
+#include <kernel/bench.h>
 #include <kernel/board.h>
 #include <kernel/clockevents.h>
 #include <kernel/console.h>
@@ -159,6 +160,8 @@ static int kernel_init(void *unused)
 		fault_inject(arg);
 	if (param_get("test", arg, sizeof(arg)))
 		kunit_run_tests(arg);
+	if (param_get("bench", arg, sizeof(arg)))
+		bench_run(arg);
 	if (param_has("poweroff"))
 		machine_power_off();
 	pr_info("Boot complete.\n");

@@ -49,7 +49,8 @@ static int cmd_cpus(int argc, char **argv)
 	struct sched_cpu_stats st;
 	char idle[16], mpidr[20];
 
-	pr_info("CPU        MPIDR STATE    THREAD             TICKS   IDLE\n");
+	pr_info("CPU        MPIDR STATE    THREAD             TICKS TICK    "
+		"IDLE\n");
 	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++) {
 		const char *state = cpu_online(cpu) ? "online" : "offline";
 
@@ -58,9 +59,10 @@ static int cmd_cpus(int argc, char **argv)
 			 (unsigned long long)cpu_logical_map(cpu));
 		percent(idle, sizeof(idle), st.idle_ns,
 			st.idle_ns + st.busy_ns);
-		pr_info("%3u %12s %-8s %-16s %7llu %6s\n", cpu, mpidr, state,
-			cpu_online(cpu) && st.curr ? st.curr->comm : "-",
-			(unsigned long long)tick_count_cpu(cpu), idle);
+		pr_info("%3u %12s %-8s %-16s %7llu %-7s %6s\n", cpu, mpidr,
+			state, cpu_online(cpu) && st.curr ? st.curr->comm : "-",
+			(unsigned long long)tick_count_cpu(cpu),
+			tick_stopped(cpu) ? "stopped" : "on", idle);
 	}
 	return 0;
 }

@@ -15,6 +15,7 @@
 #include <kernel/printk.h>
 #include <kernel/rcupdate.h>
 #include <kernel/sched.h>
+#include <kernel/smp.h>
 #include <kernel/timer.h>
 #include <lib/errno.h>
 #include <lib/kernel.h>
@@ -28,6 +29,7 @@ struct tick_cpu {
 	u64 count;
 	u64 next; /* counter value the next tick is set for */
 	bool running; /* between tick_cpu_start() and tick_cpu_stop() */
+	bool stopped; /* idle without a tick (tickless idle) */
 } __aligned(CACHE_LINE);
 
 static struct tick_cpu tick_cpus[NR_CPUS];
@@ -133,4 +135,48 @@ void tick_print_info(void)
 	else
 		printk(KERN_INFO "Timer: %llu Hz, HZ=%u, no tick\n",
 		       (unsigned long long)arch_timer_get_freq(), HZ);
+}
+
+/* With IRQs off, before WFI: stop the tick if nothing needs it soon. */
+void tick_nohz_idle_enter(void)
+{
+	struct tick_cpu *tc = &tick_cpus[smp_processor_id()];
+	u64 next, now;
+
+	if (!tick_dev || !tc->running || tc->stopped || rcu_needs_cpu())
+		return;
+	now = get_jiffies_64();
+	next = timers_next_expiry(smp_processor_id());
+	if (next <= now + 1)
+		return; /* a timer is due by the next tick anyway */
+	WRITE_ONCE(tc->stopped, true);
+	if (next == ~0ULL) {
+		tick_dev->shutdown();
+		WRITE_ONCE(tc->next, ~0ULL);
+	} else {
+		WRITE_ONCE(tc->next, jiffies_to_cycles(next));
+		tick_dev->set_next_event(tc->next);
+	}
+}
+
+/* With IRQs off, after WFI: back to a periodic tick. */
+void tick_nohz_idle_exit(void)
+{
+	struct tick_cpu *tc = &tick_cpus[smp_processor_id()];
+
+	if (!tc->stopped)
+		return;
+	WRITE_ONCE(tc->stopped, false);
+	tick_program_next(tc);
+}
+
+void tick_nohz_kick(unsigned int cpu)
+{
+	if (cpu < NR_CPUS && READ_ONCE(tick_cpus[cpu].stopped))
+		smp_send_reschedule(cpu);
+}
+
+bool tick_stopped(unsigned int cpu)
+{
+	return cpu < NR_CPUS && READ_ONCE(tick_cpus[cpu].stopped);
 }

@@ -176,7 +176,25 @@ static int __mod_timer(struct timer_list *t, u64 expires, u64 period, int cpu)
 	t->period = period;
 	enqueue_timer(to, t);
 	spin_unlock_irqrestore(&to->lock, flags);
+	if (to != &timer_bases[smp_processor_id()])
+		tick_nohz_kick(to - timer_bases); /* its tick may be stopped */
 	return pending;
+}
+
+/* The earliest expiry on cpu's list in jiffies, or ~0 if it is empty. */
+u64 timers_next_expiry(unsigned int cpu)
+{
+	struct timer_base *base = &timer_bases[cpu];
+	unsigned long flags;
+	u64 next = ~0ULL;
+
+	spin_lock_irqsave(&base->lock, flags);
+	if (!list_empty(&base->pending))
+		next = list_first_entry(&base->pending, struct timer_list,
+					entry)
+			       ->expires;
+	spin_unlock_irqrestore(&base->lock, flags);
+	return next;
 }
 
 int mod_timer(struct timer_list *t, u64 expires)

@@ -61,6 +61,20 @@ int del_timer(struct timer_list *t);
 int del_timer_sync(struct timer_list *t);
 bool timer_pending(const struct timer_list *t);
 
+/* The earliest timer expiry on cpu's list (jiffies), ~0 if none. */
+u64 timers_next_expiry(unsigned int cpu);
+
+/*
+ * Tickless idle: an idle CPU stops its tick when nothing needs it (no
+ * timer due sooner, RCU does not need the CPU); the first interrupt after
+ * WFI restarts it. Called from the idle loop with IRQs off.
+ */
+void tick_nohz_idle_enter(void);
+void tick_nohz_idle_exit(void);
+/* Another CPU queued work for cpu: wake it so it re-arms its tick. */
+void tick_nohz_kick(unsigned int cpu);
+bool tick_stopped(unsigned int cpu);
+
 /* Per-CPU tick: start on the calling CPU, stop it (hotplug). */
 void tick_cpu_start(void);
 void tick_cpu_stop(void);

@@ -5,6 +5,7 @@
 #include <asm/barrier.h>
 #include <kernel/cpu.h>
 #include <kernel/rcupdate.h>
+#include <kernel/timer.h>
 #include "sched.h"
 
 /* A queued thread of src that may run on dst->cpu, or NULL. */
@@ -65,8 +66,10 @@ static void cpu_do_idle(void)
 	local_irq_disable();
 	if (!need_resched()) {
 		rcu_idle_enter();
+		tick_nohz_idle_enter();
 		dsb(sy);
 		wfi();
+		tick_nohz_idle_exit();
 		rcu_idle_exit();
 	}
 	local_irq_enable();

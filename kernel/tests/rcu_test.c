@@ -7,6 +7,7 @@
 #include <kernel/sched.h>
 #include <kernel/smp.h>
 #include <kernel/time.h>
+#include <kernel/timer.h>
 #include <kernel/wait.h>
 #include <lib/printf.h>
 #include <string.h>
@@ -241,7 +242,43 @@ static void rcu_stall_reported_and_stops(struct kunit *test)
 	rcu_stall_timeout_ms = saved;
 }
 
+/*
+ * With every other CPU idle and tickless, do normal and expedited grace
+ * periods complete without those CPUs taking a single tick?
+ */
+static void rcu_gp_leaves_idle_cpus_alone(struct kunit *test)
+{
+	u64 before[NR_CPUS];
+	unsigned int cpu, me, woken = 0;
+
+	if (!have_cpus(test, 2))
+		return;
+	rcu_barrier();
+	msleep(50); /* let the others settle into tickless idle */
+	preempt_disable();
+	me = smp_processor_id();
+	for_each_online_cpu (cpu)
+		before[cpu] = tick_count_cpu(cpu);
+	preempt_enable();
+	for (int i = 0; i < 3; i++) {
+		synchronize_rcu();
+		synchronize_rcu_expedited();
+	}
+	for_each_online_cpu (cpu) {
+		if (cpu == me)
+			continue;
+		if (tick_count_cpu(cpu) - before[cpu] > 1) {
+			kunit_info(test, "CPU%u took %llu ticks", cpu,
+				   (unsigned long long)(tick_count_cpu(cpu) -
+							before[cpu]));
+			woken++;
+		}
+	}
+	KUNIT_EXPECT_EQ(test, woken, 0);
+}
+
 static const struct kunit_case rcu_cases[] = {
+	KUNIT_CASE(rcu_gp_leaves_idle_cpus_alone),
 	KUNIT_CASE(rcu_sync_returns),
 	KUNIT_CASE(rcu_sync_waits_for_reader),
 	KUNIT_CASE(rcu_sync_expedited_waits_for_reader),

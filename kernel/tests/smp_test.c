@@ -6,6 +6,7 @@
 #include <kernel/sched.h>
 #include <kernel/smp.h>
 #include <kernel/timer.h>
+#include <kernel/wait.h>
 
 /* False (and the case is skipped) with fewer than n CPUs online. */
 static bool have_cpus(struct kunit *test, unsigned int n)
@@ -97,17 +98,48 @@ static void smp_call_function_async(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, READ_ONCE(hits), 1);
 }
 
-/* Does every online CPU take timer ticks? */
+static volatile bool busy_stop;
+
+static int busy(void *done)
+{
+	while (!busy_stop)
+		cpu_relax();
+	complete(done);
+	return 0;
+}
+
+/*
+ * Does every online CPU take timer ticks while it has work? (Idle CPUs
+ * stop their tick: that is tested with RCU.)
+ */
 static void smp_every_cpu_ticks(struct kunit *test)
 {
+	static struct completion done[NR_CPUS];
 	u64 before[NR_CPUS];
-	unsigned int cpu;
+	unsigned int cpu, ticking = 0;
 
-	for_each_online_cpu (cpu)
+	busy_stop = false;
+	for_each_online_cpu (cpu) {
+		struct task_struct *t =
+			kthread_create(busy, &done[cpu], "busy/%u", cpu);
+
+		KUNIT_ASSERT_NOT_NULL(test, t);
+		init_completion(&done[cpu]);
+		kthread_bind(t, cpu);
 		before[cpu] = tick_count_cpu(cpu);
-	msleep(100);
+		wake_up_process(t);
+	}
+	for (int tries = 0; tries < 500 && ticking < num_online_cpus();
+	     tries++) {
+		msleep(10);
+		ticking = 0;
+		for_each_online_cpu (cpu)
+			ticking += tick_count_cpu(cpu) >= before[cpu] + 3;
+	}
+	busy_stop = true;
 	for_each_online_cpu (cpu)
-		KUNIT_EXPECT_GT(test, tick_count_cpu(cpu), before[cpu]);
+		wait_for_completion(&done[cpu]);
+	KUNIT_EXPECT_EQ(test, ticking, num_online_cpus());
 }
 
 static const struct kunit_case smp_cases[] = {
