@@ -26,17 +26,22 @@ unsigned int nr_cpu_ids = 1;
 extern const struct cpu_operations *const __cpu_ops_start[],
 	*const __cpu_ops_end[];
 
-/* Serialises CPU bring-up (and, later, take-down). */
-static DEFINE_MUTEX(cpu_add_remove_lock);
-
 KERNEL_PARAM(maxcpus, "bring up at most this many CPUs at boot");
 
+/*
+ * Setting the bit is a release: the CPU's per-CPU area, published before,
+ * is visible to a reader whose acquire load sees the bit (cpu_online_next()).
+ */
 void set_cpu_online(unsigned int cpu, bool online)
 {
+	unsigned long *word =
+		&cpumask_bits(&__cpu_online_mask)[cpu / BITS_PER_LONG];
+	unsigned long bit = 1UL << (cpu % BITS_PER_LONG);
+
 	if (online)
-		cpumask_set_cpu(cpu, &__cpu_online_mask);
+		__atomic_fetch_or(word, bit, __ATOMIC_RELEASE);
 	else
-		cpumask_clear_cpu(cpu, &__cpu_online_mask);
+		__atomic_fetch_and(word, ~bit, __ATOMIC_RELAXED);
 }
 
 void set_cpu_active(unsigned int cpu, bool active)
@@ -103,23 +108,6 @@ void smp_setup_cpu_maps(void)
 	set_cpu_active(0, true);
 }
 
-int __cpu_up(unsigned int cpu);
-
-/* Bring one CPU online; 0, or <0 with the reason printed. */
-int cpu_up(unsigned int cpu)
-{
-	int err;
-
-	if (cpu >= nr_cpu_ids || !cpumask_test_cpu(cpu, cpu_present_mask))
-		return -EINVAL;
-	mutex_lock(&cpu_add_remove_lock);
-	err = cpu_online(cpu) ? -EALREADY : __cpu_up(cpu);
-	if (!err)
-		err = rcu_spawn_cpu_thread(cpu);
-	mutex_unlock(&cpu_add_remove_lock);
-	return err;
-}
-
 void smp_init(void)
 {
 	unsigned long max = nr_cpu_ids;
@@ -134,4 +122,20 @@ void smp_init(void)
 			cpu_up(cpu);
 	}
 	pr_info("Brought up %u of %u CPUs\n", num_online_cpus(), nr_cpu_ids);
+}
+
+void online_cpus_walk(bool (*fn)(unsigned int cpu, void *arg), void *arg)
+{
+	int cpu = -1;
+
+	for (;;) {
+		bool more;
+
+		rcu_read_lock();
+		cpu = cpu_online_next(cpu);
+		more = (unsigned int)cpu < nr_cpu_ids && fn(cpu, arg);
+		rcu_read_unlock();
+		if (!more)
+			return;
+	}
 }

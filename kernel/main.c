@@ -42,6 +42,8 @@ void fault_inject(const char *what);
 void smp_setup_cpu_maps(void);
 void setup_per_cpu_areas(void);
 void cpu_startup_entry(void) __noreturn;
+void hotplug_init(void);
+void cpuhp_boot_cpu_online(void);
 
 KERNEL_PARAM(loglevel, "console log level 0-8 (default 7: all but debug)");
 KERNEL_PARAM(fault, "deliberate fault: rodata text exec null undef panic");
@@ -154,6 +156,8 @@ static int kernel_init(void *unused)
 	char arg[256];
 
 	rcu_stall_init();
+	hotplug_init();
+	cpuhp_boot_cpu_online();
 	rcu_spawn_cpu_thread(0);
 	smp_init();
 	if (param_get("fault", arg, sizeof(arg)))

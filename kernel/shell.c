@@ -8,6 +8,7 @@
 #include <kernel/board.h>
 #include <kernel/console.h>
 #include <kernel/cpu.h>
+#include <kernel/percpu.h>
 #include <kernel/irq.h>
 #include <kernel/mm.h>
 #include <kernel/panic.h>
@@ -44,25 +45,40 @@ static void percent(char *buf, size_t len, u64 part, u64 whole)
 		 (unsigned long long)tenths % 10);
 }
 
+static const char *phase_name(unsigned int cpu)
+{
+	static const char *const names[] = {
+		[CPUHP_PHASE_OFF] = "off",
+		[CPUHP_PHASE_COMING_UP] = "coming-up",
+		[CPUHP_PHASE_ONLINE] = "online",
+		[CPUHP_PHASE_GOING_DOWN] = "going-down",
+	};
+
+	return names[cpuhp_phase(cpu)];
+}
+
 static int cmd_cpus(int argc, char **argv)
 {
 	struct sched_cpu_stats st;
 	char idle[16], mpidr[20];
 
-	pr_info("CPU        MPIDR STATE    THREAD             TICKS TICK    "
-		"IDLE\n");
+	pr_info("CPU        MPIDR STATE      THREAD           TICKS TICK    "
+		"IDLE   PERCPU-AREA\n");
 	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++) {
-		const char *state = cpu_online(cpu) ? "online" : "offline";
+		bool on = cpu_online(cpu);
 
 		sched_cpu_stats(cpu, &st);
-		snprintf(mpidr, sizeof(mpidr), "0x%llx",
-			 (unsigned long long)cpu_logical_map(cpu));
 		percent(idle, sizeof(idle), st.idle_ns,
 			st.idle_ns + st.busy_ns);
-		pr_info("%3u %12s %-8s %-16s %7llu %-7s %6s\n", cpu, mpidr,
-			state, cpu_online(cpu) && st.curr ? st.curr->comm : "-",
+		snprintf(mpidr, sizeof(mpidr), "0x%llx",
+			 (unsigned long long)cpu_logical_map(cpu));
+		pr_info("%3u %12s %-10s %-16s %5llu %-7s %6s %p\n", cpu, mpidr,
+			phase_name(cpu), on && st.curr ? st.curr->comm : "-",
 			(unsigned long long)tick_count_cpu(cpu),
-			tick_stopped(cpu) ? "stopped" : "on", idle);
+			!on		    ? "-"
+			: tick_stopped(cpu) ? "stopped"
+					    : "on",
+			idle, percpu_area(cpu));
 	}
 	return 0;
 }

@@ -34,7 +34,8 @@ struct call_queue {
 	struct list_head list;
 };
 
-static DEFINE_PER_CPU(struct call_queue, call_queue);
+/* An array: calls queued to a CPU going down are drained by itself. */
+static struct call_queue call_queue[NR_CPUS];
 static u64 ipi_counts[NR_IPI][NR_CPUS];
 
 static void send_ipi(const struct cpumask *mask, enum ipi_msg_type ipi)
@@ -59,7 +60,7 @@ void smp_send_reschedule(unsigned int cpu)
 
 void flush_smp_call_function_queue(void)
 {
-	struct call_queue *q = this_cpu_ptr(&call_queue);
+	struct call_queue *q = &call_queue[smp_processor_id()];
 	struct call_single_data *csd;
 	unsigned long flags;
 
@@ -80,7 +81,7 @@ void flush_smp_call_function_queue(void)
 
 static void csd_queue(unsigned int cpu, struct call_single_data *csd)
 {
-	struct call_queue *q = per_cpu_ptr(&call_queue, cpu);
+	struct call_queue *q = &call_queue[cpu];
 	unsigned long flags;
 
 	spin_lock_irqsave(&q->lock, flags);
@@ -251,7 +252,7 @@ void smp_init_ipis(void)
 	unsigned int cpu;
 
 	for_each_possible_cpu (cpu) {
-		struct call_queue *q = per_cpu_ptr(&call_queue, cpu);
+		struct call_queue *q = &call_queue[cpu];
 
 		spin_lock_init(&q->lock);
 		INIT_LIST_HEAD(&q->list);

@@ -7,10 +7,14 @@ line `N passed, N failed`.
 Usage: tests/run.py [--only NAME] [--list] [--jobs N] [--timeout S] [--no-host]
                     [--image FILE] [--self-test]
 
+A boot with a script types into the kernel's monitor shell through QEMU's
+stdin (see "typing into the console" below).
+
 Logs go to build/test-logs/NAME.log. Exit status 0 only when nothing failed.
 """
 
 import argparse
+import codecs
 import concurrent.futures
 import os
 import re
@@ -23,7 +27,7 @@ import time
 
 sys.dont_write_bytecode = True   # no tests/__pycache__ in the work tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from matrix import BOOTS, TRUNCATED_DTB_BYTES, Group   # noqa: E402
+from matrix import BOOTS, TRUNCATED_DTB_BYTES, Boot, Group, Step   # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LOG_DIR = "build/test-logs"
@@ -262,7 +266,9 @@ def mebibytes(size):
 
 
 def banner_expectations(boot):
-    """(what, regex, expected value) for the banner lines of this boot."""
+    """(what, regex, expected value) for the banner lines of this boot.
+    `CPUs: N` counts the CPUs the device tree lists (on virt, --smp), not
+    the ones that came online: a boot where one fails still lists them all."""
     raspi = qemu_option(boot.qemu, "--machine", "virt") == "raspi3b"
     el2 = "--el2" in boot.qemu or raspi
     mem = "1G" if raspi else qemu_option(boot.qemu, "--mem", "256M")
@@ -270,7 +276,7 @@ def banner_expectations(boot):
     table = {
         "el": (r"\bEntered at EL(\d)\b", "2" if el2 else "1"),
         "memory": (r"\bMemory: (\d+) MiB\b", str(mebibytes(mem))),
-        "cpus": (r"\bCPUs: (\d+)\b", cpus),
+        "cpus": (r"^CPUs: (\d+)\b", cpus),
         "psci": (r"\bPSCI: version \d+\.\d+, conduit (hvc|smc)\b", "smc" if el2 else "hvc"),
     }
     return [(what, *table[what]) for what in boot.banner
@@ -295,17 +301,19 @@ def first_match(regex, lines, start=0):
     return next((i for i in range(start, len(lines)) if pattern.search(lines[i])), None)
 
 
+def match_check(item, lines, context=""):
+    """One Check: the regex, or each regex of the Group, matches some line."""
+    if isinstance(item, Group):
+        missing = [r for r in item.regexes if first_match(r, lines) is None]
+        detail = f"{len(missing)} of {len(item.regexes)} missing, first /{missing[0]}/" \
+            if missing else ""
+        return Check(context + item.name, not missing, detail)
+    ok = first_match(item, lines) is not None
+    return Check(f"{context}expect /{item}/", ok, "" if ok else "no such line")
+
+
 def expect_checks(boot, lines):
-    checks = []
-    for item in boot.expect:
-        if isinstance(item, Group):
-            missing = [r for r in item.regexes if first_match(r, lines) is None]
-            detail = f"{len(missing)} of {len(item.regexes)} missing, first /{missing[0]}/" \
-                if missing else ""
-            checks.append(Check(item.name, not missing, detail))
-        else:
-            ok = first_match(item, lines) is not None
-            checks.append(Check(f"expect /{item}/", ok, "" if ok else "no such line"))
+    checks = [match_check(item, lines) for item in boot.expect]
     position = 0
     for regex in boot.expect_in_order:
         index = first_match(regex, lines, position)
@@ -327,9 +335,41 @@ def forbid_checks(boot, lines):
     return checks
 
 
+def shown(send):
+    """A step's text as a check names it: 'help\\r', '0123456789...' (201 long)."""
+    text = repr(send if isinstance(send, str) else send.decode("latin-1"))
+    return text if len(text) <= 30 else f"{text[:20]}...' ({len(send)} long)"
+
+
+def script_checks(boot, run):
+    """Each step that ran: its wait matched (one check) and its reply shows
+    what the step expects (one check per regex, Group and check function).
+    The first step that did not match fails; the ones after it did not run."""
+    script = run.script
+    checks = []
+    for index, step in enumerate(boot.script):
+        name = f"step {index + 1} {shown(step.send)}" if step.send else f"step {index + 1}"
+        if index == len(script.matches):
+            why = script.failure or "the output ended before it"
+            later = len(boot.script) - index - 1
+            checks.append(Check(f"{name}: wait /{step.wait}/", False,
+                                why + (f" ({later} later steps not run)" if later else "")))
+            break
+        checks.append(Check(f"{name}: wait /{step.wait}/", True))
+        lines = [strip_timestamp(line) for line in script.reply(index).split("\n")]
+        checks += [match_check(item, lines, f"{name}: ") for item in step.expect]
+        if step.check:
+            problems = step.check(lines)
+            what = (step.check.__doc__ or step.check.__name__).strip().splitlines()[0]
+            checks.append(Check(f"{name}: {what}", not problems, "; ".join(problems)))
+    return checks
+
+
 def end_check(boot, run):
     if run.timed_out:
         return Check(f"end: {boot.end}", False, f"timeout after {run.timeout} s (hung)")
+    if run.script and run.script.failure:
+        return Check(f"end: {boot.end}", False, "not reached: a script step failed, QEMU stopped")
     if boot.end == "halt":
         return Check("end: System halted", run.halted,
                      "" if run.halted else f"QEMU exited ({run.status}) without '{HALTED}'")
@@ -355,12 +395,128 @@ def boot_checks(boot, run):
     checks += banner_checks(boot, lines)
     checks += expect_checks(boot, lines)
     checks += forbid_checks(boot, lines)
+    if boot.script:
+        checks += script_checks(boot, run)
     if boot.ktap:
         checks += ktap_boot_checks(lines)
     else:
         ktap = first_match(KTAP_VERSION.pattern, lines) is not None
         checks.append(Check("no KTAP output", not ktap, "a negative test printed KTAP" if ktap else ""))
     return checks
+
+
+# ---- typing into the console --------------------------------------------------------
+#
+# A boot's script types into the monitor shell through QEMU's stdin, a pipe
+# (whatever the harness's own stdin is: /dev/null under CI). qemu.sh's
+# `-serial mon:stdio` puts QEMU's mux between stdin and the UART: QEMU
+# reads the pipe only as fast as the mux buffer and the UART's receive FIFO
+# drain, so no byte is lost before the kernel has it. The kernel's receive
+# ring fills, though, if its shell thread falls behind, so the text goes
+# CHUNK bytes at a time, each chunk once the shell has echoed the previous
+# one (no fixed sleeps). Bytes it does not echo (control bytes; a line past
+# its limit) go at PACE instead: a chunk without printable bytes, or the
+# rest of a step once an echo failed to come within the echo wait.
+#
+# Ctrl-A is the mux's escape key (Ctrl-A X quits QEMU, Ctrl-A C opens the
+# monitor): a Ctrl-A in a script is typed as Ctrl-A Ctrl-A, which the mux
+# passes on as one Ctrl-A, so a script never reaches the monitor.
+
+CHUNK = 8            # bytes typed at once: well below the UART's receive FIFO
+ECHO_WAIT = 1.0      # seconds to wait for a chunk's echo before typing blind
+PACE = 0.02          # seconds between chunks typed blind
+CTRL_A = b"\x01"
+
+
+def echoed(chars, text, start):
+    """True when chars appear in text[start:] in order; other console output
+    may come between them."""
+    rest = iter(text[start:])
+    return all(c in rest for c in chars)
+
+
+class Script:
+    """Plays a boot's Steps on QEMU's stdin as its output comes in: give it
+    the output (output()) and call advance() whenever something came or its
+    deadline passed."""
+
+    def __init__(self, steps, log, echo_wait=ECHO_WAIT):
+        self.steps = steps
+        self.log = log
+        self.echo_wait = echo_wait
+        self.stdin = None           # QEMU's stdin (a file descriptor), once it runs
+        self.text = ""              # the console output so far, CRs removed
+        self.decoder = codecs.getincrementaldecoder("utf-8")("replace")
+        self.matches = []           # (start, end) in text of each step's wait match
+        self.failure = None         # why the script stopped early
+        self.deadline = None        # for the wait of the step being waited for
+        self.typing = b""           # what the current step has yet to type
+        self.echo = None            # (chars, from where in text) of the chunk typed last
+        self.next_chunk = 0.0       # when to type the next chunk without the echo
+        self.blind = False          # an echo did not come: the step types on at PACE
+
+    def output(self, data):
+        self.text += self.decoder.decode(data).replace("\r", "")
+
+    def reply(self, index):
+        """What the console printed after step index's match, up to the next
+        step's match (the next prompt) or the end of the output."""
+        end = self.matches[index + 1][0] if index + 1 < len(self.matches) else len(self.text)
+        return self.text[self.matches[index][1]:end]
+
+    def note(self, text):
+        self.log.write(f"run.py: {text}\n")
+
+    def advance(self, now):
+        """Does what is due; returns when to be called again at the latest
+        (None: only when output comes)."""
+        while self.failure is None:
+            if self.echo and echoed(self.echo[0], self.text, self.echo[1]):
+                self.echo, self.next_chunk = None, now
+            if self.typing or self.echo:
+                if now < self.next_chunk:
+                    return self.next_chunk
+                if self.echo:
+                    self.note(f"no echo of {self.echo[0]!r} within {self.echo_wait} s:"
+                              " typing the rest of the step without waiting for it")
+                    self.echo, self.blind = None, True
+                if self.typing:
+                    self.type_chunk(now)
+                continue
+            index = len(self.matches)
+            if index == len(self.steps):
+                return None
+            step = self.steps[index]
+            if self.deadline is None:
+                self.deadline = now + step.timeout
+            start = self.matches[-1][1] if self.matches else 0
+            found = re.compile(step.wait).search(self.text, start)
+            if found:
+                self.matches.append(found.span())
+                self.deadline, self.blind = None, False
+                self.typing = step.send.encode() if isinstance(step.send, str) else step.send
+                if self.typing:
+                    self.note(f"step {index + 1}: typing {shown(step.send)}")
+            elif now >= self.deadline:
+                self.failure = f"not seen within {step.timeout} s"
+                self.note(f"step {index + 1}: /{step.wait}/ {self.failure}: stopping QEMU")
+            else:
+                return self.deadline
+        return None
+
+    def type_chunk(self, now):
+        chunk, self.typing = self.typing[:CHUNK], self.typing[CHUNK:]
+        try:
+            os.write(self.stdin, chunk.replace(CTRL_A, CTRL_A * 2))
+        except OSError:             # QEMU is gone: the next wait fails
+            self.typing = b""
+            return
+        printable = "".join(chr(b) for b in chunk if 0x20 <= b < 0x7f)
+        if printable and not self.blind:
+            self.echo = (printable, len(self.text))
+            self.next_chunk = now + self.echo_wait
+        else:
+            self.next_chunk = now + PACE
 
 
 # ---- running QEMU ------------------------------------------------------------------
@@ -375,6 +531,7 @@ class Run:
         self.halted = False     # saw HALTED and stopped QEMU
         self.timed_out = False
         self.seconds = 0.0
+        self.script = None      # the Script typed into the console, if any
 
 
 def stop(proc, sig):
@@ -385,43 +542,64 @@ def stop(proc, sig):
         pass                    # already gone
 
 
-def run_qemu(argv, timeout, log):
-    """Runs qemu.sh, logging both streams; stops it at `System halted`."""
+def run_qemu(argv, timeout, log, script=None):
+    """Runs qemu.sh, logging both streams; stops it at `System halted`.
+    Plays the script, if any, on its stdin; stops it if a step fails."""
     run = Run(timeout)
+    run.script = script
     start = time.monotonic()
-    proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, start_new_session=True)
+    proc = subprocess.Popen(argv, stdin=subprocess.PIPE if script else subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True)
     with RUNNING_LOCK:
         RUNNING.add(proc)
+    if script:
+        script.stdin = proc.stdin.fileno()
     sel = selectors.DefaultSelector()
     partial = {proc.stdout: b"", proc.stderr: b""}
     for stream in partial:
         sel.register(stream, selectors.EVENT_READ)
-    stopped = False
-    while sel.get_map():
-        # qemu.sh --timeout normally ends a hung boot; this is the backstop.
-        if time.monotonic() - start > timeout + 15 and not stopped:
-            stop(proc, signal.SIGKILL)
-            run.timed_out = stopped = True
-        for key, _ in sel.select(timeout=1):
-            data = os.read(key.fd, 65536)
-            if not data:
-                sel.unregister(key.fileobj)
-                data = b"\n" if partial[key.fileobj] else b""
-            chunks = (partial[key.fileobj] + data).split(b"\n")
-            partial[key.fileobj] = chunks.pop()
-            text = [c.decode("utf-8", "replace").replace("\r", "") for c in chunks]
-            for line in text:
-                log.write(line + "\n")
-            if key.fileobj is proc.stdout:
-                run.stdout += text
-                pending = partial[proc.stdout].decode("utf-8", "replace")
-                if not stopped and (HALTED in pending or any(HALTED in t for t in text)):
-                    run.halted = stopped = True
+    try:
+        stopped = False
+        while sel.get_map():
+            # qemu.sh --timeout normally ends a hung boot; this is the backstop.
+            if time.monotonic() - start > timeout + 15 and not stopped:
+                stop(proc, signal.SIGKILL)
+                run.timed_out = stopped = True
+            wait = 1.0
+            if script and not stopped:
+                due = script.advance(time.monotonic())
+                if script.failure:
                     stop(proc, signal.SIGTERM)
+                    stopped = True
+                elif due is not None:
+                    wait = min(wait, max(0.0, due - time.monotonic()))
+            for key, _ in sel.select(timeout=wait):
+                data = os.read(key.fd, 65536)
+                if script and key.fileobj is proc.stdout:
+                    script.output(data)
+                if not data:
+                    sel.unregister(key.fileobj)
+                    data = b"\n" if partial[key.fileobj] else b""
+                chunks = (partial[key.fileobj] + data).split(b"\n")
+                partial[key.fileobj] = chunks.pop()
+                text = [c.decode("utf-8", "replace").replace("\r", "") for c in chunks]
+                for line in text:
+                    log.write(line + "\n")
+                if key.fileobj is proc.stdout:
+                    run.stdout += text
+                    pending = partial[proc.stdout].decode("utf-8", "replace")
+                    if not stopped and (HALTED in pending or any(HALTED in t for t in text)):
+                        run.halted = stopped = True
+                        stop(proc, signal.SIGTERM)
+    except BaseException:      # a harness bug must not leave QEMU running
+        stop(proc, signal.SIGKILL)
+        raise
     if partial[proc.stdout]:
         run.stdout.append(partial[proc.stdout].decode("utf-8", "replace"))
     run.status = proc.wait()
+    if script:
+        proc.stdin.close()
     with RUNNING_LOCK:
         RUNNING.discard(proc)
     run.timed_out = run.timed_out or (run.status == 124 and not run.halted)
@@ -463,7 +641,7 @@ def run_boot(boot, timeout, image):
             return [Check("DTB for the boot shim", False, str(e))], None, log_path
         log.write("run.py: " + " ".join(argv) + "\n")
         log.flush()
-        run = run_qemu(argv, timeout, log)
+        run = run_qemu(argv, timeout, log, Script(boot.script, log) if boot.script else None)
     return boot_checks(boot, run), run, log_path
 
 
@@ -510,7 +688,7 @@ def report(name, checks, seconds, log_path):
     passed = sum(c.ok for c in checks)
     failed = len(checks) - passed
     skipped = sum(c.skipped for c in checks)
-    text = f"{'PASS' if not failed else 'FAIL'}  {name:<20} {passed} passed, {failed} failed"
+    text = f"{'PASS' if not failed else 'FAIL'}  {name:<22} {passed} passed, {failed} failed"
     if skipped:
         text += f" ({skipped} skipped)"
     text += f"  [{seconds:.1f} s]"
@@ -521,7 +699,7 @@ def report(name, checks, seconds, log_path):
     return passed, failed
 
 
-# ---- self-test of the KTAP parser -----------------------------------------------------
+# ---- self-tests: the KTAP parser, the console script ------------------------------------
 
 # (name, console text, passed, failed): run with --self-test after changing the parser.
 SELF_TESTS = [
@@ -579,19 +757,92 @@ ok 1 bitmap
 ]
 
 
+# A stand-in for QEMU and the shell, to test the Script machinery: the mux's
+# Ctrl-A escape (Ctrl-A Ctrl-A is one Ctrl-A; anything else after Ctrl-A
+# ends it badly), echo of printable bytes up to 20 per line, a count of the
+# others, `echo WORDS` and `poweroff` (exit 0).
+FAKE_CONSOLE = r"""
+import os, sys
+def out(text):
+    os.write(1, text.encode("latin-1"))
+out("[    0.000001] fake console\r\nfake> ")
+line, control, escape = "", [], False
+while True:
+    byte = os.read(0, 1)
+    if not byte:
+        sys.exit(3)
+    c = byte[0]
+    if escape:
+        escape = False
+        if c != 1:
+            out("\r\nQEMU: Ctrl-A %02x reached the mux\r\n" % c)
+            sys.exit(4)
+    elif c == 1:
+        escape = True
+        continue
+    if c in (10, 13):
+        out("\r\n")
+        if control:
+            out("[    0.000002] ignored %d control bytes: %s\r\n"
+                % (len(control), " ".join("%02x" % b for b in control)))
+        if len(line) > 20:
+            out("[    0.000003] line too long\r\n")
+        elif line == "poweroff":
+            sys.exit(0)
+        elif line.startswith("echo "):
+            out("[    0.000004] %s\r\n" % line[5:])
+        line, control = "", []
+        out("fake> ")
+    elif 0x20 <= c < 0x7f:
+        if len(line) < 20:
+            out(chr(c))
+        line += chr(c)
+    else:
+        control.append(c)
+"""
+
+# (name, steps, passed, failed) for a boot that runs FAKE_CONSOLE. Besides the
+# steps' checks, each counts `end: poweroff` and `no KTAP output`.
+SCRIPT_SELF_TESTS = [
+    ("script: dialogue, Ctrl-A, a line past the echo", (
+        Step("fake> ", "echo hello world\r", expect=(r"^hello world$",)),
+        Step("fake> ", b"\x01\x02echo x\r",
+             expect=(r"^ignored 2 control bytes: 01 02$", r"^x$")),
+        Step("fake> ", "echo " + "y" * 40 + "\r", expect=(r"^line too long$",)),
+        Step("fake> ", "poweroff\r")), 10, 0),
+    ("script: a step that never matches stops the run", (
+        Step("fake> ", "echo hi\r", expect=(r"^hi$",)),
+        Step("never printed", "echo no\r", timeout=1),
+        Step("fake> ", "poweroff\r")), 3, 2),     # step 2 and the end fail
+]
+
+
+def count(name, checks, want_passed, want_failed):
+    """Prints a self-test's outcome; returns 1 if it is not as wanted."""
+    passed = sum(c.ok for c in checks)
+    failed = len(checks) - passed
+    ok = (passed, failed) == (want_passed, want_failed)
+    print(f"{'ok' if ok else 'FAIL'}  {name}: {passed} passed, {failed} failed"
+          + ("" if ok else f" (want {want_passed}, {want_failed})"))
+    if not ok:
+        print("\n".join(f"    {c}" for c in checks))
+    return 0 if ok else 1
+
+
 def self_test():
     bad = 0
     for name, text, want_passed, want_failed in SELF_TESTS:
         lines = [strip_timestamp(line) for line in text.splitlines()]
-        checks = ktap_checks(parse_ktap(lines))
-        passed = sum(c.ok for c in checks)
-        failed = len(checks) - passed
-        ok = (passed, failed) == (want_passed, want_failed)
-        bad += not ok
-        print(f"{'ok' if ok else 'FAIL'}  {name}: {passed} passed, {failed} failed"
-              + ("" if ok else f" (want {want_passed}, {want_failed})"))
-        if not ok:
-            print("\n".join(f"    {c}" for c in checks))
+        bad += count(name, ktap_checks(parse_ktap(lines)), want_passed, want_failed)
+    for name, steps, want_passed, want_failed in SCRIPT_SELF_TESTS:
+        boot = Boot("self-test", [], ktap=False, banner=(), script=steps)
+        with open(os.devnull, "w") as log:
+            script = Script(steps, log, echo_wait=0.2)
+            run = run_qemu([sys.executable, "-c", FAKE_CONSOLE], 10, log, script)
+        checks = boot_checks(boot, run)
+        if run.seconds > 5:
+            checks.append(Check("the run ends within 5 s", False, f"{run.seconds:.1f} s"))
+        bad += count(name, checks, want_passed, want_failed)
     return 1 if bad else 0
 
 
@@ -611,7 +862,8 @@ def parse_args():
                     help=f"seconds per boot (default: the boot's own or {DEFAULT_TIMEOUT})")
     ap.add_argument("--no-host", action="store_true", help="skip make -C tests/host")
     ap.add_argument("--image", help="kernel Image to boot (default build/Image)")
-    ap.add_argument("--self-test", action="store_true", help="test the KTAP parser and exit")
+    ap.add_argument("--self-test", action="store_true",
+                    help="test the KTAP parser and the console script, and exit")
     args = ap.parse_args()
     if args.image:
         args.image = os.path.abspath(args.image)
@@ -621,7 +873,8 @@ def parse_args():
 def list_boots(boots):
     for b in boots:
         how = f" --bad-dtb {b.shim_dtb}" if b.shim_dtb else ""
-        print(f"{b.name:<20} ./qemu.sh {' '.join(b.qemu)}{how}  append='{b.append}'")
+        steps = f"  script: {len(b.script)} steps" if b.script else ""
+        print(f"{b.name:<22} ./qemu.sh {' '.join(b.qemu)}{how}  append='{b.append}'{steps}")
 
 
 def run_boots(boots, args):

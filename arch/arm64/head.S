@@ -65,6 +65,7 @@ END(secondary_lost)
 ENTRY(secondary_switched)
 	adr_l	x0, secondary_data
 	ldp	x1, x2, [x0]		/* task, stack */
+	cbz	x1, secondary_lost	/* arrived after __cpu_up() gave up */
 	msr	sp_el0, x1
 	mov	sp, x2
 	mov	x29, xzr

@@ -23,6 +23,9 @@
 #include <lib/errno.h>
 #include "../../kernel/sched/sched.h"
 
+void cpuhp_ap_startup(unsigned int cpu);
+void cpuhp_ap_teardown(unsigned int cpu);
+
 #define CPU_UP_TIMEOUT_MS 1000
 
 struct secondary_data {
@@ -54,19 +57,11 @@ static phys_addr_t boot_entry(unsigned int cpu)
 	return __pa_symbol(secondary_entry);
 }
 
-static struct task_struct *idle_thread(unsigned int cpu)
-{
-	static struct task_struct *idle[NR_CPUS];
-
-	if (!idle[cpu])
-		idle[cpu] = fork_idle(cpu);
-	return idle[cpu];
-}
-
+/* The bring-up step: start cpu and wait until it has run its own steps. */
 int __cpu_up(unsigned int cpu)
 {
 	const struct cpu_operations *ops = get_cpu_ops(cpu);
-	struct task_struct *idle = idle_thread(cpu);
+	struct task_struct *idle = idle_thread_get(cpu);
 	int err;
 
 	if (!ops || !ops->cpu_boot) {
@@ -74,20 +69,18 @@ int __cpu_up(unsigned int cpu)
 		       enable_method_name(board.cpus[cpu].method));
 		return -ENODEV;
 	}
-	if (!idle)
-		return -ENOMEM;
 	secondary_data.task = idle;
 	secondary_data.stack = (u64)idle->stack + THREAD_SIZE;
 	secondary_data.cpu = cpu;
 	init_completion(&cpu_running);
+	smp_mb(); /* its per-CPU area and secondary_data before it starts */
 	err = ops->cpu_boot(cpu, boot_entry(cpu));
-	if (err) {
-		pr_err("CPU%u: failed to boot: %d\n", cpu, err);
+	if (err)
 		return err;
-	}
 	if (!wait_for_completion_timeout(&cpu_running,
-					 msecs_to_jiffies(CPU_UP_TIMEOUT_MS)) ||
-	    !cpu_online(cpu)) {
+					 msecs_to_jiffies(CPU_UP_TIMEOUT_MS))) {
+		/* If it ever arrives, it finds no task and parks itself. */
+		WRITE_ONCE(secondary_data.task, NULL);
 		pr_crit("CPU%u (MPIDR 0x%llx): failed to come online within %d "
 			"ms\n",
 			cpu, (unsigned long long)cpu_logical_map(cpu),
@@ -106,19 +99,70 @@ void secondary_start_kernel(void)
 	write_sysreg(__per_cpu_offset[cpu], tpidr_el1);
 	trap_init();
 	if (mpidr != cpu_logical_map(cpu))
-		pr_warn("CPU%u: MPIDR 0x%llx, device tree says %#llx\n", cpu,
+		pr_warn("CPU%u: MPIDR 0x%llx, device tree says 0x%llx\n", cpu,
 			(unsigned long long)mpidr,
 			(unsigned long long)cpu_logical_map(cpu));
 	sched_init_cpu(cpu);
-	rcu_cpu_starting(cpu);
-	if (irqchip)
-		irqchip->cpu_init();
-	smp_enable_ipis();
-	tick_cpu_start();
-	set_cpu_online(cpu, true);
-	set_cpu_active(cpu, true);
-	pr_info("CPU%u: online, MPIDR 0x%llx\n", cpu, (unsigned long long)mpidr);
+	cpuhp_ap_startup(cpu);
+	pr_info("CPU%u: online, MPIDR 0x%llx\n", cpu,
+		(unsigned long long)mpidr);
 	complete(&cpu_running);
 	local_irq_enable();
 	cpu_startup_entry();
+}
+
+static bool should_die[NR_CPUS];
+static struct completion cpu_died;
+
+bool cpu_should_die(void)
+{
+	return smp_load_acquire(&should_die[smp_processor_id()]);
+}
+
+/*
+ * On the dying CPU, from its idle loop: run its own down steps (leave
+ * RCU, mask the timer, GIC interface off), say so, and power off.
+ */
+void arch_cpu_idle_dead(void)
+{
+	unsigned int cpu = smp_processor_id();
+	const struct cpu_operations *ops = get_cpu_ops(cpu);
+
+	local_irq_disable();
+	cpuhp_ap_teardown(cpu);
+	WRITE_ONCE(should_die[cpu], false);
+	complete(&cpu_died);
+	ops->cpu_die(cpu);
+	/* Only if the firmware refused: stay here, interrupts off. */
+	pr_crit("CPU%u: could not power off; parked with interrupts off\n",
+		cpu);
+	for (;;)
+		wfi();
+}
+
+/*
+ * The bring-up step, going down: ask cpu to go, wait for its report, then
+ * for the firmware to confirm it is off. Only then may its stacks and
+ * per-CPU area be freed.
+ */
+int __cpu_die(unsigned int cpu)
+{
+	const struct cpu_operations *ops = get_cpu_ops(cpu);
+	int err;
+
+	init_completion(&cpu_died);
+	smp_store_release(&should_die[cpu], true);
+	smp_send_reschedule(cpu); /* out of WFI, into the idle loop's check */
+	if (!wait_for_completion_timeout(&cpu_died,
+					 msecs_to_jiffies(CPU_UP_TIMEOUT_MS))) {
+		pr_crit("CPU%u: did not report going down within %d ms\n", cpu,
+			CPU_UP_TIMEOUT_MS);
+		return -ETIMEDOUT;
+	}
+	err = ops->cpu_kill ? ops->cpu_kill(cpu) : 0;
+	if (err)
+		pr_crit("CPU%u: not confirmed off (%d): keeping its stack and "
+			"per-CPU area\n",
+			cpu, err);
+	return err;
 }

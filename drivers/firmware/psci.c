@@ -12,6 +12,8 @@
 #include <kernel/devicetree.h>
 #include <kernel/panic.h>
 #include <kernel/printk.h>
+#include <kernel/sched.h>
+#include <kernel/timer.h>
 #include <kernel/psci.h>
 #include <libfdt.h>
 #include <lib/errno.h>
@@ -22,11 +24,22 @@
 #define PSCI_0_2_FN_CPU_OFF 0x84000002
 #define PSCI_0_2_FN64_CPU_ON 0xc4000003
 #define PSCI_0_2_FN64_AFFINITY_INFO 0xc4000004
+#define PSCI_0_2_FN_MIGRATE_INFO_TYPE 0x84000006
+#define PSCI_0_2_FN64_MIGRATE_INFO_UP_CPU 0xc4000007
 #define PSCI_0_2_FN_SYSTEM_OFF 0x84000008
+
+/* MIGRATE_INFO_TYPE: a Trusted OS lives on one CPU (0: may migrate,
+ * 1: may not); 2 means no Trusted OS needs any CPU. */
+#define PSCI_TOS_UP_MIGRATE 0
+#define PSCI_TOS_UP_NO_MIGRATE 1
+
+#define CPU_KILL_POLL_MS 10
+#define CPU_KILL_TIMEOUT_MS 1000
 
 static struct {
 	smccc_fn invoke;
 	u32 cpu_on, cpu_off, affinity_info, system_off; /* 0: absent */
+	u32 migrate_info_type, migrate_info_up_cpu;
 } psci;
 
 bool psci_available(void)
@@ -114,6 +127,8 @@ static int psci_probe(const struct dt_device *dev)
 	psci.cpu_off = PSCI_0_2_FN_CPU_OFF;
 	psci.affinity_info = PSCI_0_2_FN64_AFFINITY_INFO;
 	psci.system_off = PSCI_0_2_FN_SYSTEM_OFF;
+	psci.migrate_info_type = PSCI_0_2_FN_MIGRATE_INFO_TYPE;
+	psci.migrate_info_up_cpu = PSCI_0_2_FN64_MIGRATE_INFO_UP_CPU;
 	pm_power_off = psci_system_off;
 	return 0;
 }
@@ -128,9 +143,58 @@ static int psci_boot_cpu(unsigned int cpu, phys_addr_t entry)
 	return err ? -EIO : 0;
 }
 
+static void psci_die_cpu(unsigned int cpu)
+{
+	int err = psci_cpu_off();
+
+	pr_crit("CPU%u: CPU_OFF failed: %s (%d)\n", cpu, psci_error_name(err),
+		err);
+}
+
+/* Poll AFFINITY_INFO until the firmware says cpu is off. */
+static int psci_kill_cpu(unsigned int cpu)
+{
+	u64 mpidr = cpu_logical_map(cpu);
+	int state = -1;
+
+	if (!psci.affinity_info)
+		return 0; /* PSCI 0.1: nothing to ask */
+	for (int ms = 0; ms <= CPU_KILL_TIMEOUT_MS; ms += CPU_KILL_POLL_MS) {
+		state = psci_affinity_info(mpidr);
+		if (state == PSCI_AFFINITY_OFF)
+			return 0;
+		if (state < 0)
+			break;
+		msleep(CPU_KILL_POLL_MS);
+	}
+	if (state < 0)
+		pr_err("CPU%u: AFFINITY_INFO failed: %s\n", cpu,
+		       psci_error_name(state));
+	else
+		pr_err("CPU%u: AFFINITY_INFO still says %s after %d ms\n", cpu,
+		       state == PSCI_AFFINITY_ON ? "ON" : "ON_PENDING",
+		       CPU_KILL_TIMEOUT_MS);
+	return -ETIMEDOUT;
+}
+
+/* Not the CPU a Trusted OS that cannot migrate lives on. */
+static bool psci_cpu_can_disable(unsigned int cpu)
+{
+	int type = psci_call(psci.migrate_info_type, 0, 0, 0);
+	u64 tos_cpu;
+
+	if (type != PSCI_TOS_UP_MIGRATE && type != PSCI_TOS_UP_NO_MIGRATE)
+		return true;
+	tos_cpu = (u64)psci.invoke(psci.migrate_info_up_cpu, 0, 0, 0);
+	return (tos_cpu & MPIDR_HWID_MASK) != cpu_logical_map(cpu);
+}
+
 static const struct cpu_operations psci_cpu_ops = {
 	.name = "psci",
 	.cpu_boot = psci_boot_cpu,
+	.cpu_die = psci_die_cpu,
+	.cpu_kill = psci_kill_cpu,
+	.cpu_can_disable = psci_cpu_can_disable,
 };
 CPU_OPS_DECLARE(psci, psci_cpu_ops);
 

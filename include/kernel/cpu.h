@@ -15,6 +15,7 @@
 #define KERNEL_CPU_H
 
 #include <lib/cpumask.h>
+#include <lib/kernel.h>
 
 extern struct cpumask __cpu_possible_mask, __cpu_present_mask,
 	__cpu_online_mask, __cpu_active_mask;
@@ -27,7 +28,49 @@ extern unsigned int nr_cpu_ids;
 
 #define for_each_possible_cpu(cpu) for_each_cpu (cpu, cpu_possible_mask)
 #define for_each_present_cpu(cpu) for_each_cpu (cpu, cpu_present_mask)
-#define for_each_online_cpu(cpu) for_each_cpu (cpu, cpu_online_mask)
+
+/*
+ * The next online CPU after n, reading the mask with load-acquire: a
+ * reader that sees a bit set then sees that CPU's per-CPU area (published
+ * before the bit was set). This is the only ordering readers need.
+ */
+static inline unsigned int cpu_online_next(int n)
+{
+	const unsigned long *bits = cpumask_bits(&__cpu_online_mask);
+
+	for (unsigned int cpu = n + 1; cpu < nr_cpu_ids;) {
+		unsigned long w = __atomic_load_n(&bits[cpu / BITS_PER_LONG],
+						  __ATOMIC_ACQUIRE) >>
+				  (cpu % BITS_PER_LONG);
+
+		if (w)
+			return min(cpu + (unsigned int)__builtin_ctzl(w),
+				   nr_cpu_ids);
+		cpu = ALIGN(cpu + 1, BITS_PER_LONG);
+	}
+	return nr_cpu_ids;
+}
+
+/*
+ * Inside rcu_read_lock(): for every CPU whose bit this walk sees set,
+ * per_cpu_ptr(var, cpu) stays valid until rcu_read_unlock(). No lock, no
+ * atomic read-modify-write. Outside a read-side section, a snapshot only.
+ */
+#define for_each_online_cpu(cpu)                                            \
+	for ((cpu) = cpu_online_next(-1); (unsigned int)(cpu) < nr_cpu_ids; \
+	     (cpu) = cpu_online_next(cpu))
+
+/*
+ * The long walk, for many CPUs or much work per CPU: fn(cpu, arg) runs
+ * for each online CPU inside a read-side section of its own, so
+ * preemption is held off for one CPU at a time. Between two calls CPUs
+ * may come and go: a CPU already visited may go offline and its per-CPU
+ * data be freed; one not yet reached is visited only if its bit is set
+ * when the walk gets there; one that comes online behind the walk is
+ * missed. Within fn, cpu's per-CPU data is valid. fn returns false to
+ * stop the walk.
+ */
+void online_cpus_walk(bool (*fn)(unsigned int cpu, void *arg), void *arg);
 
 static inline bool cpu_online(unsigned int cpu)
 {
@@ -46,6 +89,24 @@ static inline unsigned int num_online_cpus(void)
 
 void set_cpu_online(unsigned int cpu, bool online);
 void set_cpu_active(unsigned int cpu, bool active);
+
+/* CPU hotplug (kernel/hotplug.c): 0, or <0 with the reason printed. */
+int cpu_up(unsigned int cpu);
+int cpu_down(unsigned int cpu);
+
+enum cpuhp_phase {
+	CPUHP_PHASE_OFF,
+	CPUHP_PHASE_COMING_UP,
+	CPUHP_PHASE_ONLINE,
+	CPUHP_PHASE_GOING_DOWN,
+};
+enum cpuhp_phase cpuhp_phase(unsigned int cpu);
+
+struct cpuhp_stats {
+	u64 ups, downs, up_failed, down_failed;
+	u64 up_ns[3], down_ns[3]; /* min, median, max of the last 64 */
+};
+void hotplug_get_stats(struct cpuhp_stats *st);
 
 /* Logical CPU number <-> MPIDR affinity (from the device tree "reg"). */
 #define MPIDR_HWID_MASK 0xff00ffffffUL

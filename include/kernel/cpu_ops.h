@@ -16,6 +16,8 @@ struct cpu_operations {
 	void (*cpu_die)(unsigned int cpu);
 	/* On a surviving CPU: 0 once cpu is really off, <0 if not. */
 	int (*cpu_kill)(unsigned int cpu);
+	/* May cpu go down at all (the firmware may need it)? NULL: yes. */
+	bool (*cpu_can_disable)(unsigned int cpu);
 };
 
 #define CPU_OPS_DECLARE(_id, _ops)                                            \

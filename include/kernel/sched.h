@@ -28,6 +28,16 @@ __printf(3, 4) struct task_struct *kthread_create(int (*fn)(void *), void *arg,
 	})
 /* Pin a thread that has not run yet to one CPU for good. */
 void kthread_bind(struct task_struct *t, unsigned int cpu);
+
+/*
+ * Parking: a per-CPU thread sleeps (TASK_PARKED) while its CPU is off.
+ * kthread_park() returns once it is parked; the thread must call
+ * kthread_parkme() when kthread_should_park() says so.
+ */
+int kthread_park(struct task_struct *t);
+void kthread_unpark(struct task_struct *t);
+bool kthread_should_park(void);
+void kthread_parkme(void);
 int set_cpus_allowed(struct task_struct *t, const struct cpumask *mask);
 
 int wake_up_process(struct task_struct *t);
@@ -46,6 +56,14 @@ void msleep(unsigned int ms);
 void scheduler_tick(void);
 /* Ask cpu to reschedule (sets the flag; IPIs if remote). */
 void resched_cpu(unsigned int cpu);
+
+/* Hotplug steps of the scheduler (kernel/sched/hotplug.c). */
+int sched_cpu_activate(unsigned int cpu);
+int sched_cpu_deactivate(unsigned int cpu);
+int idle_thread_prepare(unsigned int cpu);
+int idle_thread_release(unsigned int cpu);
+int kthreads_park_cpu(unsigned int cpu);
+int kthreads_unpark_cpu(unsigned int cpu);
 
 /* Per-CPU figures for the `cpus` command. */
 struct sched_cpu_stats {

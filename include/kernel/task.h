@@ -37,6 +37,8 @@ enum task_state {
 #define THREAD_SIZE (16 * 1024)
 #define STACK_END_MAGIC 0x57ac6e9d5717e1adUL /* at the stack's lowest word */
 
+struct completion;
+
 struct task_struct {
 	struct cpu_context cpu_context;
 	unsigned int preempt_count;
@@ -72,6 +74,11 @@ struct task_struct {
 	int exit_code;
 	struct list_head tasks; /* all threads, under tasklist_lock */
 	void *wait_private; /* used by completions and wait queues */
+
+	/* Per-CPU threads parked while their CPU is offline (kthread.c). */
+	bool parkable;
+	bool should_park;
+	struct completion *parked;
 };
 
 BUILD_BUG_ON(offsetof(struct task_struct, cpu_context) != 0);

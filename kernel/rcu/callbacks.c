@@ -77,7 +77,7 @@ void call_rcu(struct rcu_head *head, rcu_callback_t func)
 
 	head->func = func;
 	local_irq_save(flags);
-	rdp = this_cpu_ptr(&rcu_data);
+	rdp = this_rdp();
 	cblist_add(&rdp->next, head);
 	rdp->queued++;
 	rcu_advance_cbs(rdp);
@@ -118,7 +118,12 @@ static int rcu_cb_thread(void *arg)
 		struct rcu_head *head;
 		long n;
 
-		wait_event(rdp->kthread_wq, has_done(rdp));
+		wait_event(rdp->kthread_wq,
+			   has_done(rdp) || kthread_should_park());
+		if (kthread_should_park()) {
+			kthread_parkme(); /* its CPU is going away */
+			continue;
+		}
 		while ((head = take_batch(rdp, &n))) {
 			while (head) {
 				struct rcu_head *next = head->next;
@@ -137,7 +142,7 @@ static int rcu_cb_thread(void *arg)
 /* Create cpu's callback thread, bound to it (before it comes online). */
 int rcu_spawn_cpu_thread(unsigned int cpu)
 {
-	struct rcu_data *rdp = per_cpu_ptr(&rcu_data, cpu);
+	struct rcu_data *rdp = (&rcu_data[cpu]);
 
 	if (rdp->kthread)
 		return 0;
@@ -145,7 +150,10 @@ int rcu_spawn_cpu_thread(unsigned int cpu)
 	if (!rdp->kthread)
 		return -12; /* -ENOMEM */
 	kthread_bind(rdp->kthread, cpu);
-	wake_up_process(rdp->kthread);
+	rdp->kthread->parkable = true;
+	/* A CPU still coming up gets it started by its kthreads step. */
+	if (cpu_active(cpu))
+		wake_up_process(rdp->kthread);
 	return 0;
 }
 
@@ -154,7 +162,7 @@ void rcu_callbacks_init(void)
 	unsigned int cpu;
 
 	for_each_possible_cpu (cpu) {
-		struct rcu_data *rdp = per_cpu_ptr(&rcu_data, cpu);
+		struct rcu_data *rdp = (&rcu_data[cpu]);
 
 		rcu_cblist_init(&rdp->done);
 		rcu_cblist_init(&rdp->wait);
@@ -165,12 +173,12 @@ void rcu_callbacks_init(void)
 
 u64 rcu_cbs_queued(unsigned int cpu)
 {
-	return READ_ONCE(per_cpu(rcu_data, cpu).queued);
+	return READ_ONCE(rcu_data[cpu].queued);
 }
 
 u64 rcu_cbs_invoked(unsigned int cpu)
 {
-	return READ_ONCE(per_cpu(rcu_data, cpu).invoked);
+	return READ_ONCE(rcu_data[cpu].invoked);
 }
 
 /*
@@ -179,11 +187,11 @@ u64 rcu_cbs_invoked(unsigned int cpu)
  */
 void rcutree_migrate_callbacks(unsigned int cpu)
 {
-	struct rcu_data *src = per_cpu_ptr(&rcu_data, cpu), *dst;
+	struct rcu_data *src = (&rcu_data[cpu]), *dst;
 	unsigned long flags;
 
 	local_irq_save(flags);
-	dst = this_cpu_ptr(&rcu_data);
+	dst = this_rdp();
 	cblist_append(&dst->done, &src->done);
 	cblist_append(&dst->next, &src->wait);
 	cblist_append(&dst->next, &src->next);
@@ -215,7 +223,7 @@ void synchronize_rcu(void)
 static DEFINE_MUTEX(barrier_mutex);
 static struct completion barrier_done;
 static int barrier_pending;
-static DEFINE_PER_CPU(struct rcu_head, barrier_head);
+static struct rcu_head barrier_head[NR_CPUS];
 
 static void barrier_callback(struct rcu_head *head)
 {
@@ -227,7 +235,7 @@ static void barrier_callback(struct rcu_head *head)
 static void barrier_queue(void *unused)
 {
 	__atomic_add_fetch(&barrier_pending, 1, __ATOMIC_ACQ_REL);
-	call_rcu(this_cpu_ptr(&barrier_head), barrier_callback);
+	call_rcu(&barrier_head[smp_processor_id()], barrier_callback);
 }
 
 void rcu_barrier(void)

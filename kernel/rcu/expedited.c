@@ -46,7 +46,7 @@ static void rcu_exp_handler(void *unused)
 		rcu_exp_report(cpu);
 		return;
 	}
-	this_cpu_ptr(&rcu_data)->exp_need_qs = true;
+	this_rdp()->exp_need_qs = true;
 	__atomic_fetch_or(&current->flags, 1UL << TIF_NEED_RESCHED,
 			  __ATOMIC_RELAXED);
 }
@@ -62,7 +62,7 @@ static void exp_select_cpus(struct cpumask *targets)
 	cpumask_clear_cpu(smp_processor_id(), &exp_mask);
 	smp_mb(); /* exp_mask before dynticks: paired with rcu_idle_enter() */
 	for_each_cpu (cpu, &exp_mask)
-		if (!(READ_ONCE(per_cpu(rcu_data, cpu).dynticks) & 1))
+		if (!(READ_ONCE(rcu_data[cpu].dynticks) & 1))
 			cpumask_clear_cpu(cpu, &exp_mask);
 	cpumask_copy(targets, &exp_mask);
 	if (cpumask_empty(&exp_mask))

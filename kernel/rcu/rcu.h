@@ -68,7 +68,9 @@ struct rcu_data {
 };
 
 extern struct rcu_state rcu_state;
-DECLARE_PER_CPU(struct rcu_data, rcu_data);
+/* An array: a dead CPU's callbacks must still be there to migrate. */
+extern struct rcu_data rcu_data[NR_CPUS];
+#define this_rdp() (&rcu_data[smp_processor_id()])
 
 /* tree.c */
 void rcu_report_qs(unsigned int cpu);

@@ -33,7 +33,7 @@
 #include "rcu.h"
 
 struct rcu_state rcu_state = {.lock = __SPIN_LOCK_UNLOCKED};
-DEFINE_PER_CPU(struct rcu_data, rcu_data);
+struct rcu_data rcu_data[NR_CPUS];
 
 static bool gp_in_progress(void)
 {
@@ -79,7 +79,7 @@ static void rcu_gp_start(void)
 	cpumask_copy(&rcu_state.qsmask, &rcu_state.cpus);
 	smp_mb(); /* qsmask before dynticks: paired with rcu_idle_enter() */
 	for_each_cpu (cpu, &rcu_state.qsmask)
-		if (!(READ_ONCE(per_cpu(rcu_data, cpu).dynticks) & 1))
+		if (!(READ_ONCE(rcu_data[cpu].dynticks) & 1))
 			cpumask_clear_cpu(cpu, &rcu_state.qsmask);
 	if (cpumask_empty(&rcu_state.qsmask))
 		rcu_gp_end();
@@ -146,7 +146,7 @@ static void note_new_gp(struct rcu_data *rdp, unsigned int cpu)
 void rcu_sched_clock_irq(void)
 {
 	unsigned int cpu = smp_processor_id();
-	struct rcu_data *rdp = this_cpu_ptr(&rcu_data);
+	struct rcu_data *rdp = this_rdp();
 	bool quiet = preempt_count() == HARDIRQ_OFFSET || current->idle;
 
 	note_new_gp(rdp, cpu);
@@ -165,7 +165,7 @@ void rcu_sched_clock_irq(void)
 /* From __schedule(): a context switch is a quiescent state. */
 void rcu_note_context_switch(void)
 {
-	struct rcu_data *rdp = this_cpu_ptr(&rcu_data);
+	struct rcu_data *rdp = this_rdp();
 
 	rdp->passed_qs = true;
 	if (rdp->exp_need_qs) {
@@ -177,7 +177,7 @@ void rcu_note_context_switch(void)
 /* Idle loop, IRQs off, just before WFI: enter the extended QS. */
 void rcu_idle_enter(void)
 {
-	struct rcu_data *rdp = this_cpu_ptr(&rcu_data);
+	struct rcu_data *rdp = this_rdp();
 	unsigned int cpu = smp_processor_id();
 
 	WRITE_ONCE(rdp->dynticks, rdp->dynticks + 1);
@@ -194,7 +194,7 @@ void rcu_idle_enter(void)
 /* Idle loop, IRQs off, right after WFI: readers may run again. */
 void rcu_idle_exit(void)
 {
-	struct rcu_data *rdp = this_cpu_ptr(&rcu_data);
+	struct rcu_data *rdp = this_rdp();
 
 	WRITE_ONCE(rdp->dynticks, rdp->dynticks + 1);
 	smp_mb(); /* leave the EQS before any read-side section begins */
@@ -203,7 +203,7 @@ void rcu_idle_exit(void)
 /* May this CPU stop its tick? Not while it owes RCU or has callbacks. */
 bool rcu_needs_cpu(void)
 {
-	struct rcu_data *rdp = this_cpu_ptr(&rcu_data);
+	struct rcu_data *rdp = this_rdp();
 
 	return rcu_has_cbs(rdp) ||
 	       cpumask_test_cpu(smp_processor_id(), &rcu_state.qsmask);
@@ -212,7 +212,7 @@ bool rcu_needs_cpu(void)
 /* A CPU arrives (on itself, IRQs off): RCU waits on it from the next GP. */
 void rcu_cpu_starting(unsigned int cpu)
 {
-	struct rcu_data *rdp = per_cpu_ptr(&rcu_data, cpu);
+	struct rcu_data *rdp = (&rcu_data[cpu]);
 	unsigned long flags;
 
 	rdp->dynticks |= 1; /* running */

@@ -23,7 +23,7 @@
 #define SCHED_SLICE_NS (4 * 1000 * 1000ULL)
 #define WAKEUP_GRAN_NS (1 * 1000 * 1000ULL)
 
-DEFINE_PER_CPU(struct rq, runqueues);
+struct rq runqueues[NR_CPUS];
 
 struct task_struct *cpu_switch_to(struct task_struct *prev,
 				  struct task_struct *next);
@@ -189,7 +189,7 @@ static void activate_task(struct task_struct *p)
 }
 
 /* Move a runnable thread that is on no queue to a CPU it may use. */
-static void migrate_task(struct task_struct *p)
+void migrate_task(struct task_struct *p)
 {
 	unsigned long flags;
 
@@ -423,13 +423,23 @@ void sched_cpu_stats(unsigned int cpu, struct sched_cpu_stats *st)
 	spin_unlock_irqrestore(&rq->lock, flags);
 }
 
+/* Every queue exists from boot, so wake-ups may lock any CPU's. */
+void sched_init_runqueues(void)
+{
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
+		spin_lock_init(&cpu_rq(cpu)->lock);
+		INIT_LIST_HEAD(&cpu_rq(cpu)->queue);
+		cpu_rq(cpu)->cpu = cpu;
+	}
+}
+
+/* The CPU coming up takes its queue, with its idle thread running. */
 static void init_rq(unsigned int cpu, struct task_struct *idle)
 {
 	struct rq *rq = cpu_rq(cpu);
+	unsigned long flags;
 
-	spin_lock_init(&rq->lock);
-	INIT_LIST_HEAD(&rq->queue);
-	rq->cpu = cpu;
+	spin_lock_irqsave(&rq->lock, flags);
 	rq->curr = rq->idle = idle;
 	rq->clock_ns = rq->slice_start_ns = ktime_get_ns();
 	idle->cpu = cpu;
@@ -437,6 +447,7 @@ static void init_rq(unsigned int cpu, struct task_struct *idle)
 	idle->idle = true;
 	cpumask_clear(&idle->cpus_allowed);
 	cpumask_set_cpu(cpu, &idle->cpus_allowed);
+	spin_unlock_irqrestore(&rq->lock, flags);
 }
 
 /* The calling CPU's `current` (its idle thread) starts scheduling. */

@@ -8,6 +8,9 @@
 #include <kernel/timer.h>
 #include "sched.h"
 
+bool cpu_should_die(void);
+void arch_cpu_idle_dead(void) __noreturn;
+
 /* A queued thread of src that may run on dst->cpu, or NULL. */
 static struct task_struct *find_movable(struct rq *src, struct rq *dst)
 {
@@ -80,8 +83,11 @@ void cpu_startup_entry(void)
 	struct rq *rq = this_rq();
 
 	for (;;) {
-		while (!need_resched() && !idle_balance(rq))
+		while (!need_resched() && !idle_balance(rq)) {
+			if (unlikely(cpu_should_die()))
+				arch_cpu_idle_dead(); /* hotplug: going down */
 			cpu_do_idle();
+		}
 		schedule();
 	}
 }

@@ -10,6 +10,8 @@
 #include <kernel/mm.h>
 #include <kernel/panic.h>
 #include <kernel/printk.h>
+#include <kernel/wait.h>
+#include <lib/errno.h>
 #include <lib/printf.h>
 #include <string.h>
 #include "sched.h"
@@ -115,6 +117,8 @@ struct task_struct *fork_idle(unsigned int cpu)
 
 void release_task(struct task_struct *p)
 {
+	if (p == &init_task)
+		return; /* its stack is the boot stack, in the image */
 	unsigned long flags;
 
 	spin_lock_irqsave(&tasklist_lock, flags);
@@ -122,6 +126,49 @@ void release_task(struct task_struct *p)
 	spin_unlock_irqrestore(&tasklist_lock, flags);
 	free_pages(p->stack, get_order(THREAD_SIZE));
 	kfree(p);
+}
+
+bool kthread_should_park(void)
+{
+	return READ_ONCE(current->should_park);
+}
+
+void kthread_parkme(void)
+{
+	struct task_struct *me = current;
+
+	for (;;) {
+		set_current_state(TASK_PARKED);
+		if (!READ_ONCE(me->should_park))
+			break;
+		if (me->parked) {
+			complete(me->parked);
+			me->parked = NULL;
+		}
+		schedule();
+	}
+	__set_current_state(TASK_RUNNING);
+}
+
+int kthread_park(struct task_struct *t)
+{
+	struct completion done;
+
+	if (!t->parkable)
+		return -EINVAL;
+	init_completion(&done);
+	t->parked = &done;
+	smp_store_release(&t->should_park, true);
+	wake_up_process(t);
+	wait_for_completion(&done);
+	return 0;
+}
+
+/* Its CPU is active again: let it run there. */
+void kthread_unpark(struct task_struct *t)
+{
+	smp_store_release(&t->should_park, false);
+	wake_up_process(t);
 }
 
 void do_exit(int code)
@@ -148,16 +195,90 @@ void show_threads(void)
 	printk(KERN_INFO "  PID CPU ST  SWITCHES   RUN(ms) NAME\n");
 	spin_lock_irqsave(&tasklist_lock, flags);
 	list_for_each_entry (p, &tasklist, tasks)
-		printk(KERN_INFO "%5d %3d %-2s %9llu %9llu %s%s\n", p->pid, p->cpu,
-			state_name(p), (unsigned long long)p->nr_switches,
-			(unsigned long long)(p->sum_exec_ns / 1000000), p->comm,
-			p->bound ? " (bound)" : "");
+		printk(KERN_INFO "%5d %3d %-2s %9llu %9llu %s%s\n", p->pid,
+		       p->cpu, state_name(p),
+		       (unsigned long long)p->nr_switches,
+		       (unsigned long long)(p->sum_exec_ns / 1000000), p->comm,
+		       p->bound ? " (bound)" : "");
 	spin_unlock_irqrestore(&tasklist_lock, flags);
 }
 
 void sched_init(void)
 {
 	INIT_LIST_HEAD(&init_task.run_list);
+	sched_init_runqueues();
 	tasklist_add(&init_task);
 	sched_init_cpu(smp_processor_id());
+	idle_thread_set_boot(&init_task);
+}
+
+/* Is p stuck on cpu: no other active CPU in its affinity? */
+static bool bound_to(struct task_struct *p, unsigned int cpu)
+{
+	struct cpumask others;
+
+	cpumask_and(&others, &p->cpus_allowed, cpu_active_mask);
+	cpumask_clear_cpu(cpu, &others);
+	return cpumask_test_cpu(cpu, &p->cpus_allowed) &&
+	       cpumask_empty(&others);
+}
+
+/*
+ * A live thread that can run only on cpu and cannot be parked, or NULL:
+ * taking cpu down would strand it, so the down is refused.
+ */
+struct task_struct *find_stranded_thread(unsigned int cpu)
+{
+	struct task_struct *p, *found = NULL;
+	unsigned long flags;
+
+	spin_lock_irqsave(&tasklist_lock, flags);
+	list_for_each_entry (p, &tasklist, tasks)
+		if (!p->idle && !p->parkable && p->state != TASK_DEAD &&
+		    bound_to(p, cpu)) {
+			found = p;
+			break;
+		}
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	return found;
+}
+
+#define MAX_CPU_THREADS 8
+
+static int cpu_threads(unsigned int cpu, struct task_struct **out)
+{
+	struct task_struct *p;
+	unsigned long flags;
+	int n = 0;
+
+	spin_lock_irqsave(&tasklist_lock, flags);
+	list_for_each_entry (p, &tasklist, tasks)
+		if (p->parkable && n < MAX_CPU_THREADS &&
+		    cpumask_test_cpu(cpu, &p->cpus_allowed) &&
+		    cpumask_weight(&p->cpus_allowed) == 1)
+			out[n++] = p;
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	return n;
+}
+
+/* Park cpu's per-CPU threads (hotplug "kthreads" step, going down). */
+int kthreads_park_cpu(unsigned int cpu)
+{
+	struct task_struct *t[MAX_CPU_THREADS];
+	int n = cpu_threads(cpu, t);
+
+	for (int i = 0; i < n; i++)
+		kthread_park(t[i]);
+	return 0;
+}
+
+/* ... and let them run again once cpu is active (coming up). */
+int kthreads_unpark_cpu(unsigned int cpu)
+{
+	struct task_struct *t[MAX_CPU_THREADS];
+	int n = cpu_threads(cpu, t);
+
+	for (int i = 0; i < n; i++)
+		kthread_unpark(t[i]);
+	return 0;
 }

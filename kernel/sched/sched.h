@@ -27,11 +27,13 @@ struct rq {
 	u64 nr_switches;
 };
 
-DECLARE_PER_CPU(struct rq, runqueues);
-#define cpu_rq(cpu) per_cpu_ptr(&runqueues, cpu)
-#define this_rq() this_cpu_ptr(&runqueues)
+/* An array, not per-CPU-area data: a CPU's queue outlives its hotplug. */
+extern struct rq runqueues[NR_CPUS];
+#define cpu_rq(cpu) (&runqueues[cpu])
+#define this_rq() cpu_rq(smp_processor_id())
 
 void cpu_startup_entry(void) __noreturn;
+void sched_init_runqueues(void);
 bool idle_balance(struct rq *rq);
 void schedule_dead(void) __noreturn;
 struct task_struct *fork_idle(unsigned int cpu);
@@ -39,6 +41,10 @@ void double_rq_lock(struct rq *a, struct rq *b);
 void double_rq_unlock(struct rq *a, struct rq *b);
 void update_curr(struct rq *rq);
 void release_task(struct task_struct *p);
+struct task_struct *find_stranded_thread(unsigned int cpu);
+void migrate_task(struct task_struct *p);
+struct task_struct *idle_thread_get(unsigned int cpu);
+void idle_thread_set_boot(struct task_struct *idle);
 /* Move a queued (not running) thread from src to dst; both locked. */
 void move_queued_task(struct rq *src, struct rq *dst, struct task_struct *p);
 

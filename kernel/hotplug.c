@@ -1,0 +1,388 @@
+/*
+ * CPU hotplug: one ordered table of steps, each with an up and a down
+ * callback, as Linux's cpuhp states. A CPU comes up by running the steps
+ * in order and goes down by running them in reverse; a failing up step
+ * rolls back the steps already done.
+ *
+ * Going down, the table reads like the design in four lines:
+ *
+ *	cpu:online      clear the online bit: new readers no longer see it
+ *	kthreads, sched park its threads, move the others off it
+ *	rcu:sync        synchronize_rcu(): readers that saw the bit finished
+ *	arch:bringup    the CPU leaves RCU, masks its timer, turns its GIC
+ *	                interface off and calls psci_cpu_off(); this CPU
+ *	                polls AFFINITY_INFO until it is really off
+ *	..., percpu     then its callbacks, timers, idle stack and per-CPU
+ *	                area are moved or freed
+ *
+ * Writers are serialised by cpu_hotplug_lock; readers of the online mask
+ * take no lock at all (include/kernel/cpu.h).
+ */
+#define pr_fmt(fmt) "hotplug: " fmt
+#include <kernel/board.h>
+#include <kernel/cpu.h>
+#include <kernel/cpu_ops.h>
+#include <kernel/irq.h>
+#include <kernel/mutex.h>
+#include <kernel/params.h>
+#include <kernel/percpu.h>
+#include <kernel/printk.h>
+#include <kernel/rcupdate.h>
+#include <kernel/sched.h>
+#include <kernel/smp.h>
+#include <kernel/time.h>
+#include <kernel/timer.h>
+#include <lib/errno.h>
+
+struct cpuhp_step {
+	const char *name;
+	int (*startup)(unsigned int cpu);
+	int (*teardown)(unsigned int cpu);
+	bool on_cpu; /* runs on the CPU itself, interrupts off */
+};
+
+/* Steps a surviving CPU runs around the ones on the CPU itself. */
+static int percpu_up(unsigned int cpu)
+{
+	return percpu_area_alloc(cpu);
+}
+
+static int percpu_down(unsigned int cpu)
+{
+	percpu_area_free(cpu); /* a grace period passed since the bit cleared */
+	return 0;
+}
+
+static int timers_down(unsigned int cpu)
+{
+	timers_migrate_from(cpu);
+	return 0;
+}
+
+static int rcu_callbacks_down(unsigned int cpu)
+{
+	rcutree_migrate_callbacks(cpu);
+	return 0;
+}
+
+static int rcu_thread_up(unsigned int cpu)
+{
+	return rcu_spawn_cpu_thread(cpu);
+}
+
+static bool expedite_hotplug = true;
+KERNEL_PARAM(hotplug_gp,
+	     "grace period in cpu_down(): expedited (default) or normal");
+
+static int rcu_sync_down(unsigned int cpu)
+{
+	if (expedite_hotplug)
+		synchronize_rcu_expedited();
+	else
+		synchronize_rcu();
+	return 0;
+}
+
+static int online_up(unsigned int cpu)
+{
+	set_cpu_online(cpu, true);
+	return 0;
+}
+
+static int online_down(unsigned int cpu)
+{
+	set_cpu_online(cpu, false);
+	return 0;
+}
+
+/* Steps the CPU itself runs, interrupts off. */
+static int irqchip_starting(unsigned int cpu)
+{
+	if (irqchip)
+		irqchip->cpu_init();
+	smp_enable_ipis();
+	return 0;
+}
+
+static int irqchip_dying(unsigned int cpu)
+{
+	irq_migrate_all_off_this_cpu();
+	if (irqchip)
+		irqchip->cpu_off();
+	return 0;
+}
+
+static int tick_starting(unsigned int cpu)
+{
+	tick_cpu_start();
+	return 0;
+}
+
+static int tick_dying(unsigned int cpu)
+{
+	tick_cpu_stop();
+	return 0;
+}
+
+static int rcu_starting(unsigned int cpu)
+{
+	rcu_cpu_starting(cpu);
+	return 0;
+}
+
+static int rcu_dying(unsigned int cpu)
+{
+	rcu_report_dead(cpu);
+	return 0;
+}
+
+int __cpu_up(unsigned int cpu);
+int __cpu_die(unsigned int cpu);
+
+enum cpuhp_state {
+	CPUHP_PERCPU,
+	CPUHP_IDLE,
+	CPUHP_RCU_THREAD,
+	CPUHP_TIMERS,
+	CPUHP_RCU_CALLBACKS,
+	CPUHP_BRINGUP,
+	CPUHP_AP_IRQCHIP,
+	CPUHP_AP_TICK,
+	CPUHP_AP_RCU,
+	CPUHP_RCU_SYNC,
+	CPUHP_SCHED,
+	CPUHP_KTHREADS,
+	CPUHP_ONLINE,
+	CPUHP_NR_STEPS,
+};
+
+/* In the order a CPU comes up; it goes down from the bottom. */
+static const struct cpuhp_step cpuhp_steps[CPUHP_NR_STEPS] = {
+	/* Prepared on a surviving CPU, where sleeping is allowed. */
+	[CPUHP_PERCPU] = {"percpu:area", percpu_up, percpu_down},
+	[CPUHP_IDLE] = {"sched:idle", idle_thread_prepare, idle_thread_release},
+	[CPUHP_RCU_THREAD] = {"rcu:thread", rcu_thread_up, NULL},
+	[CPUHP_TIMERS] = {"timers:dead", NULL, timers_down},
+	[CPUHP_RCU_CALLBACKS] = {"rcu:callbacks", NULL, rcu_callbacks_down},
+	/* Power on and wait for it / wait until AFFINITY_INFO says off. */
+	[CPUHP_BRINGUP] = {"arch:bringup", __cpu_up, __cpu_die},
+	/* On the CPU itself. */
+	[CPUHP_AP_IRQCHIP] = {"irqchip:starting", irqchip_starting,
+			      irqchip_dying, true},
+	[CPUHP_AP_TICK] = {"tick:starting", tick_starting, tick_dying, true},
+	[CPUHP_AP_RCU] = {"rcu:starting", rcu_starting, rcu_dying, true},
+	/* Online, on a surviving CPU. */
+	[CPUHP_RCU_SYNC] = {"rcu:sync", NULL, rcu_sync_down},
+	[CPUHP_SCHED] = {"sched:active", sched_cpu_activate,
+			 sched_cpu_deactivate},
+	[CPUHP_KTHREADS] = {"kthreads:park", kthreads_unpark_cpu,
+			    kthreads_park_cpu},
+	[CPUHP_ONLINE] = {"cpu:online", online_up, online_down},
+};
+
+static DEFINE_MUTEX(cpu_hotplug_lock);
+static enum cpuhp_phase cpu_phase[NR_CPUS];
+
+struct hotplug_stats {
+	u64 ups, downs, up_failed, down_failed;
+	u64 up_ns[64], down_ns[64];
+};
+static struct hotplug_stats hp_stats;
+
+enum cpuhp_phase cpuhp_phase(unsigned int cpu)
+{
+	return cpu < NR_CPUS ? READ_ONCE(cpu_phase[cpu]) : CPUHP_PHASE_OFF;
+}
+
+static int run_step(unsigned int cpu, int i, bool up)
+{
+	int (*fn)(unsigned int) =
+		up ? cpuhp_steps[i].startup : cpuhp_steps[i].teardown;
+	int err = fn ? fn(cpu) : 0;
+
+	if (err)
+		pr_err("CPU%u: step %s failed going %s: %d\n", cpu,
+		       cpuhp_steps[i].name, up ? "up" : "down", err);
+	return err;
+}
+
+/* The steps the CPU runs itself (from secondary_start_kernel()). */
+void cpuhp_ap_startup(unsigned int cpu)
+{
+	for (int i = CPUHP_BRINGUP + 1; i < CPUHP_NR_STEPS; i++)
+		if (cpuhp_steps[i].on_cpu)
+			run_step(cpu, i, true);
+}
+
+/* ... and in reverse on its way out (arch_cpu_idle_dead()). */
+void cpuhp_ap_teardown(unsigned int cpu)
+{
+	for (int i = CPUHP_NR_STEPS - 1; i > CPUHP_BRINGUP; i--)
+		if (cpuhp_steps[i].on_cpu)
+			run_step(cpu, i, false);
+}
+
+/* Undo steps [0, last) of a failed up, newest first. */
+static void rollback(unsigned int cpu, int last)
+{
+	for (int i = last - 1; i >= 0; i--)
+		if (!cpuhp_steps[i].on_cpu && i != CPUHP_BRINGUP)
+			run_step(cpu, i, false);
+}
+
+static int cpuhp_up(unsigned int cpu)
+{
+	for (int i = 0; i < CPUHP_NR_STEPS; i++) {
+		if (cpuhp_steps[i].on_cpu)
+			continue;
+		if (run_step(cpu, i, true)) {
+			rollback(cpu, i);
+			return -EIO;
+		}
+	}
+	return 0;
+}
+
+/* Down, from the top; a failing step before the CPU is gone undoes. */
+static int cpuhp_down(unsigned int cpu)
+{
+	int err;
+
+	for (int i = CPUHP_NR_STEPS - 1; i >= 0; i--) {
+		if (cpuhp_steps[i].on_cpu)
+			continue;
+		err = run_step(cpu, i, false);
+		if (err && i > CPUHP_BRINGUP) { /* still running: undo */
+			for (int j = i + 1; j < CPUHP_NR_STEPS; j++)
+				if (!cpuhp_steps[j].on_cpu)
+					run_step(cpu, j, true);
+			return err;
+		}
+		if (err) /* not confirmed off: freeing its memory is unsafe */
+			return err;
+	}
+	return 0;
+}
+
+static void record(u64 *ring, u64 count, u64 ns)
+{
+	ring[count % 64] = ns;
+}
+
+/* Why cpu may not go down, or NULL. Caller holds cpu_hotplug_lock. */
+static const char *down_refusal(unsigned int cpu)
+{
+	const struct cpu_operations *ops = get_cpu_ops(cpu);
+
+	if (!cpu_online(cpu))
+		return "it is not online";
+	if (num_online_cpus() == 1)
+		return "it is the last online CPU";
+	if (!ops || !ops->cpu_die)
+		return "its enable method cannot take it down";
+	if (ops->cpu_can_disable && !ops->cpu_can_disable(cpu))
+		return "the firmware does not allow it (PSCI "
+		       "MIGRATE_INFO_TYPE)";
+	return NULL;
+}
+
+int cpu_down(unsigned int cpu)
+{
+	const char *why;
+	u64 t0;
+	int err;
+
+	if (cpu >= nr_cpu_ids)
+		return -EINVAL;
+	mutex_lock(&cpu_hotplug_lock);
+	why = down_refusal(cpu);
+	if (why) {
+		pr_err("CPU%u: cannot take it down: %s\n", cpu, why);
+		mutex_unlock(&cpu_hotplug_lock);
+		return cpu_online(cpu) ? -EBUSY : -EALREADY;
+	}
+	t0 = ktime_get_ns();
+	WRITE_ONCE(cpu_phase[cpu], CPUHP_PHASE_GOING_DOWN);
+	err = cpuhp_down(cpu);
+	WRITE_ONCE(cpu_phase[cpu], err ? CPUHP_PHASE_ONLINE : CPUHP_PHASE_OFF);
+	if (err) {
+		hp_stats.down_failed++;
+	} else {
+		record(hp_stats.down_ns, hp_stats.downs++, ktime_get_ns() - t0);
+		pr_info("CPU%u is down\n", cpu);
+	}
+	mutex_unlock(&cpu_hotplug_lock);
+	return err;
+}
+
+int cpu_up(unsigned int cpu)
+{
+	u64 t0;
+	int err;
+
+	if (cpu >= nr_cpu_ids || !cpumask_test_cpu(cpu, cpu_present_mask))
+		return -EINVAL;
+	mutex_lock(&cpu_hotplug_lock);
+	if (cpu_online(cpu)) {
+		pr_err("CPU%u: already online\n", cpu);
+		mutex_unlock(&cpu_hotplug_lock);
+		return -EALREADY;
+	}
+	t0 = ktime_get_ns();
+	WRITE_ONCE(cpu_phase[cpu], CPUHP_PHASE_COMING_UP);
+	err = cpuhp_up(cpu);
+	WRITE_ONCE(cpu_phase[cpu], err ? CPUHP_PHASE_OFF : CPUHP_PHASE_ONLINE);
+	if (err)
+		hp_stats.up_failed++;
+	else
+		record(hp_stats.up_ns, hp_stats.ups++, ktime_get_ns() - t0);
+	mutex_unlock(&cpu_hotplug_lock);
+	return err;
+}
+
+/* The boot CPU is up without the table: record it as such. */
+void cpuhp_boot_cpu_online(void)
+{
+	cpu_phase[0] = CPUHP_PHASE_ONLINE;
+}
+
+void hotplug_init(void)
+{
+	char val[16];
+
+	if (param_get("hotplug_gp", val, sizeof(val)))
+		expedite_hotplug = !!strcmp(val, "normal");
+}
+
+static void sorted(const u64 *ring, u64 count, u64 *v, unsigned int *n)
+{
+	*n = count < 64 ? count : 64;
+	for (unsigned int i = 0; i < *n; i++) {
+		unsigned int j = i;
+
+		for (; j > 0 && v[j - 1] > ring[i]; j--)
+			v[j] = v[j - 1];
+		v[j] = ring[i];
+	}
+}
+
+void hotplug_get_stats(struct cpuhp_stats *st)
+{
+	u64 v[64];
+	unsigned int n;
+
+	mutex_lock(&cpu_hotplug_lock);
+	st->ups = hp_stats.ups;
+	st->downs = hp_stats.downs;
+	st->up_failed = hp_stats.up_failed;
+	st->down_failed = hp_stats.down_failed;
+	sorted(hp_stats.up_ns, hp_stats.ups, v, &n);
+	st->up_ns[0] = n ? v[0] : 0;
+	st->up_ns[1] = n ? v[n / 2] : 0;
+	st->up_ns[2] = n ? v[n - 1] : 0;
+	sorted(hp_stats.down_ns, hp_stats.downs, v, &n);
+	st->down_ns[0] = n ? v[0] : 0;
+	st->down_ns[1] = n ? v[n / 2] : 0;
+	st->down_ns[2] = n ? v[n - 1] : 0;
+	mutex_unlock(&cpu_hotplug_lock);
+}

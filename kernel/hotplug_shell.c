@@ -1,0 +1,69 @@
+/* Shell commands for CPU hotplug: off N, on N, hotplug (counts, latency). */
+#include <kernel/cpu.h>
+#include <kernel/printk.h>
+#include <kernel/shell.h>
+#include <stdlib.h>
+
+static int parse_cpu(int argc, char **argv, unsigned int *cpu)
+{
+	char *end;
+
+	if (argc != 2) {
+		printk(KERN_INFO "usage: %s CPU\n", argv[0]);
+		return -1;
+	}
+	*cpu = strtoul(argv[1], &end, 0);
+	if (*end || end == argv[1] || *cpu >= nr_cpu_ids) {
+		printk(KERN_INFO "error: '%s' is not a CPU (0-%u)\n", argv[1],
+		       nr_cpu_ids - 1);
+		return -1;
+	}
+	return 0;
+}
+
+static int cmd_off(int argc, char **argv)
+{
+	unsigned int cpu;
+
+	if (parse_cpu(argc, argv, &cpu))
+		return -1;
+	return cpu_down(cpu);
+}
+SHELL_CMD(off, "CPU", "take a CPU down (PSCI CPU_OFF)", cmd_off);
+
+static int cmd_on(int argc, char **argv)
+{
+	unsigned int cpu;
+	int err;
+
+	if (parse_cpu(argc, argv, &cpu))
+		return -1;
+	err = cpu_up(cpu);
+	if (!err)
+		printk(KERN_INFO "CPU%u is up\n", cpu);
+	return err;
+}
+SHELL_CMD(on, "CPU", "bring a CPU up (PSCI CPU_ON)", cmd_on);
+
+static void print_ns(const char *what, const u64 ns[3])
+{
+	printk(KERN_INFO
+	       "%-5s latency min %llu us, median %llu us, max %llu us\n",
+	       what, (unsigned long long)(ns[0] / 1000),
+	       (unsigned long long)(ns[1] / 1000),
+	       (unsigned long long)(ns[2] / 1000));
+}
+
+static int cmd_hotplug(int argc, char **argv)
+{
+	struct cpuhp_stats st;
+
+	hotplug_get_stats(&st);
+	printk(KERN_INFO "downs %llu (failed %llu), ups %llu (failed %llu)\n",
+	       (unsigned long long)st.downs, (unsigned long long)st.down_failed,
+	       (unsigned long long)st.ups, (unsigned long long)st.up_failed);
+	print_ns("down", st.down_ns);
+	print_ns("up", st.up_ns);
+	return 0;
+}
+SHELL_CMD(hotplug, NULL, "hotplug counts and down/up latency", cmd_hotplug);

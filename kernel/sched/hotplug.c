@@ -1,0 +1,109 @@
+/*
+ * The scheduler's hotplug steps: a CPU going down stops receiving threads
+ * (its active bit), its queued threads move to active CPUs and its
+ * running one leaves at the next switch (put_prev()); a CPU coming up is
+ * made active again. Idle threads are made before a CPU starts and freed
+ * once it is off.
+ */
+#define pr_fmt(fmt) "sched: " fmt
+#include <kernel/cpu.h>
+#include <kernel/printk.h>
+#include <kernel/time.h>
+#include <lib/errno.h>
+#include "sched.h"
+
+#define DRAIN_TIMEOUT_MS 2000
+
+static struct task_struct *idle_threads[NR_CPUS];
+
+int sched_cpu_activate(unsigned int cpu)
+{
+	set_cpu_active(cpu, true);
+	return 0;
+}
+
+/* Move every queued thread off rq (whose CPU is no longer active). */
+static void push_queued_tasks(struct rq *rq)
+{
+	LIST_HEAD(moving);
+	struct task_struct *p, *n;
+	unsigned long flags;
+
+	spin_lock_irqsave(&rq->lock, flags);
+	list_for_each_entry_safe (p, n, &rq->queue, run_list) {
+		list_del_init(&p->run_list);
+		rq->nr_queued--;
+		p->on_rq = false;
+		p->migrate = true;
+		list_add_tail(&p->run_list, &moving);
+	}
+	spin_unlock_irqrestore(&rq->lock, flags);
+	list_for_each_entry_safe (p, n, &moving, run_list) {
+		list_del_init(&p->run_list);
+		p->migrate = false;
+		migrate_task(p);
+	}
+}
+
+static bool rq_drained(struct rq *rq)
+{
+	return READ_ONCE(rq->curr) == rq->idle && !READ_ONCE(rq->nr_queued);
+}
+
+int sched_cpu_deactivate(unsigned int cpu)
+{
+	struct task_struct *stuck = find_stranded_thread(cpu);
+	struct rq *rq = cpu_rq(cpu);
+	u64 deadline;
+
+	if (stuck) {
+		pr_err("CPU%u: thread '%s' (pid %d) can only run there: not "
+		       "taking it down\n",
+		       cpu, stuck->comm, stuck->pid);
+		return -EBUSY;
+	}
+	set_cpu_active(cpu, false);
+	deadline = ktime_get_ns() + DRAIN_TIMEOUT_MS * 1000000ULL;
+	while (!rq_drained(rq)) {
+		push_queued_tasks(rq);
+		resched_cpu(cpu); /* its running thread leaves at the switch */
+		if (ktime_get_ns() > deadline) {
+			pr_err("CPU%u: threads did not leave within %d ms\n",
+			       cpu, DRAIN_TIMEOUT_MS);
+			set_cpu_active(cpu, true);
+			return -ETIMEDOUT;
+		}
+		msleep(1);
+	}
+	return 0;
+}
+
+/* Before cpu starts: its idle thread (kept across hotplug if unused). */
+int idle_thread_prepare(unsigned int cpu)
+{
+	if (!idle_threads[cpu])
+		idle_threads[cpu] = fork_idle(cpu);
+	return idle_threads[cpu] ? 0 : -ENOMEM;
+}
+
+struct task_struct *idle_thread_get(unsigned int cpu)
+{
+	return idle_threads[cpu];
+}
+
+/* After cpu is off: its idle thread and stack are no longer in use. */
+int idle_thread_release(unsigned int cpu)
+{
+	struct task_struct *idle = idle_threads[cpu];
+
+	idle_threads[cpu] = NULL;
+	if (idle)
+		release_task(idle);
+	return 0;
+}
+
+/* The boot CPU's idle thread is init_task (its stack, the boot stack). */
+void idle_thread_set_boot(struct task_struct *idle)
+{
+	idle_threads[smp_processor_id()] = idle;
+}
