@@ -47,7 +47,7 @@ KERNEL_OBJS := kernel/main.o kernel/printk.o kernel/panic.o \
 	kernel/bench.o kernel/irq.o kernel/timer.o kernel/tick.o \
 	kernel/tests/mm_test.o kernel/tests/mmu_test.o \
 	kernel/tests/boot_test.o kernel/tests/smp_test.o kernel/tests/sched_test.o \
-	kernel/tests/rcu_test.o \
+	kernel/tests/rcu_test.o kernel/tests/hotplug_test.o \
 	kernel/tests/irq_test.o kernel/tests/timer_test.o
 LIB_OBJS := lib/string.o lib/vsprintf.o lib/bitmap.o lib/cpumask.o \
 	lib/cmdline.o lib/fdt.o

@@ -204,15 +204,17 @@ void mem_print_stats(void)
 	struct mem_stats st;
 
 	mem_get_stats(&st);
-	pr_info("pages: %llu total, %llu free, %llu used, %llu reserved (%llu "
-		"KiB free)\n",
-		(unsigned long long)st.total_pages,
-		(unsigned long long)st.free_pages,
-		(unsigned long long)(st.total_pages - st.free_pages),
-		(unsigned long long)st.reserved_pages,
-		(unsigned long long)(st.free_pages * PAGE_SIZE / 1024));
-	pr_info("kmalloc: %llu objects, %llu bytes in %llu slab pages\n",
-		(unsigned long long)st.kmalloc_objects,
-		(unsigned long long)st.kmalloc_bytes,
-		(unsigned long long)st.slab_pages);
+	printk(KERN_INFO
+	       "pages: %llu total, %llu free, %llu used, %llu reserved (%llu "
+	       "KiB free)\n",
+	       (unsigned long long)st.total_pages,
+	       (unsigned long long)st.free_pages,
+	       (unsigned long long)(st.total_pages - st.free_pages),
+	       (unsigned long long)st.reserved_pages,
+	       (unsigned long long)(st.free_pages * PAGE_SIZE / 1024));
+	printk(KERN_INFO
+	       "kmalloc: %llu objects, %llu bytes in %llu slab pages\n",
+	       (unsigned long long)st.kmalloc_objects,
+	       (unsigned long long)st.kmalloc_bytes,
+	       (unsigned long long)st.slab_pages);
 }

@@ -145,11 +145,19 @@ void tick_nohz_idle_enter(void)
 
 	if (!tick_dev || !tc->running || tc->stopped || rcu_needs_cpu())
 		return;
+	/*
+	 * stopped before reading the timer list, paired with the smp_mb()
+	 * in tick_nohz_kick() after a remote CPU queued a timer here: either
+	 * we see its timer or it sees stopped and wakes us.
+	 */
+	WRITE_ONCE(tc->stopped, true);
+	smp_mb();
 	now = get_jiffies_64();
 	next = timers_next_expiry(smp_processor_id());
-	if (next <= now + 1)
+	if (next <= now + 1) {
+		WRITE_ONCE(tc->stopped, false);
 		return; /* a timer is due by the next tick anyway */
-	WRITE_ONCE(tc->stopped, true);
+	}
 	if (next == ~0ULL) {
 		tick_dev->shutdown();
 		WRITE_ONCE(tc->next, ~0ULL);
@@ -172,6 +180,7 @@ void tick_nohz_idle_exit(void)
 
 void tick_nohz_kick(unsigned int cpu)
 {
+	smp_mb(); /* the queued timer before stopped: see tick_nohz_idle_enter */
 	if (cpu < NR_CPUS && READ_ONCE(tick_cpus[cpu].stopped))
 		smp_send_reschedule(cpu);
 }

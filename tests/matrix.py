@@ -4,9 +4,10 @@ Each Boot is one run of ./qemu.sh. Everything a boot checks counts as one
 passed or failed test in the final `N passed, N failed` line:
 
   - every KTAP test case the kernel prints (when ktap=True);
-  - the banner lines (see BANNER in run.py), checked against the qemu.sh
-    options: entry EL, `Memory: N MiB` = --mem, `CPUs: N` = --smp, PSCI
-    conduit (smc with --el2, hvc otherwise);
+  - the banner lines (see banner_expectations in run.py), checked against
+    the qemu.sh options: entry EL, `Memory: N MiB` = --mem, `CPUs: N` =
+    --smp (the CPUs the device tree lists, not those that came online),
+    PSCI conduit (smc with --el2, hvc otherwise);
   - each regex of `expect` (somewhere in the output), of `expect_in_order`
     (one after the other, same line allowed) and of `forbid` (nowhere);
   - how the run ends: "poweroff" (QEMU exits 0 by itself: PSCI SYSTEM_OFF)
@@ -88,31 +89,44 @@ HELP = Group("help lists the commands",
              [rf"^\s+{c}\s" for c in ("help", "cpus", "threads", "mem", "dt", "irqs",
                                      "log", "poweroff")])
 
-CPUS_HEADER = re.compile(r"^CPU\s+MPIDR\s+STATE\s+THREAD\s+TICKS\s+IDLE\s*$")
-# A row: CPU, MPIDR, STATE, THREAD (a thread's name), TICKS, IDLE (a share).
-CPUS_ROW = re.compile(r"^\s*(\d+)\s+(0x[0-9a-f]+|0)\s+(\S+)\s+(.*?)\s+(\d+)\s+(\d+\.\d+%)\s*$")
+# The `cpus` table: a header line naming the columns, then one row per CPU
+# (more columns may come; thread names have no spaces). With tickless idle
+# a TICK column says whether the CPU's tick runs ("on") or is "stopped".
+CPUS_COLUMNS = ("CPU", "MPIDR", "STATE", "THREAD", "TICKS", "IDLE")
 
 
 def cpus_table(mpidrs):
     """A Step check for the reply to `cpus` on a machine whose CPU n has
-    MPIDR mpidrs[n]: one row per CPU, in order, each online with its MPIDR
-    and a tick count above 0."""
+    MPIDR mpidrs[n]: one row per CPU, in order, each online with its MPIDR.
+    Ticks: with a periodic tick (no TICK column) every CPU has TICKS > 0;
+    with tickless idle an idle CPU may have none, but the CPU that runs
+    the shell (printing the table) must have its tick on."""
     def check(lines):
-        """table: every CPU online with its MPIDR, TICKS > 0"""
-        if not any(CPUS_HEADER.match(line) for line in lines):
-            return ["no CPU/MPIDR/STATE/THREAD/TICKS/IDLE header"]
-        rows = [m.groups() for m in map(CPUS_ROW.match, lines) if m]
+        """table: every CPU online with its MPIDR, ticking"""
+        header = next((line.split() for line in lines if line.split()[:2] == ["CPU", "MPIDR"]),
+                      None)
+        if header is None or not set(CPUS_COLUMNS) <= set(header):
+            return [f"no header line with {' '.join(CPUS_COLUMNS)}"]
+        rows = [dict(zip(header, words)) for words in map(str.split, lines)
+                if len(words) == len(header) and words[0].isdigit()]
         problems = [] if len(rows) == len(mpidrs) else \
             [f"{len(rows)} rows for {len(mpidrs)} CPUs"]
-        for want, (cpu, mpidr, state, thread, ticks, idle) in enumerate(rows):
+        for want, row in enumerate(rows):
+            cpu = row["CPU"]
             if int(cpu) != want:
                 problems.append(f"row {want} is CPU{cpu}")
-            if want < len(mpidrs) and int(mpidr, 16) != mpidrs[want]:
-                problems.append(f"CPU{cpu} MPIDR {mpidr}, want {mpidrs[want]:#x}")
-            if state != "online":
-                problems.append(f"CPU{cpu} {state}")
-            if int(ticks) <= 0:
-                problems.append(f"CPU{cpu} TICKS {ticks}")
+            if want < len(mpidrs) and int(row["MPIDR"], 16) != mpidrs[want]:
+                problems.append(f"CPU{cpu} MPIDR {row['MPIDR']}, want {mpidrs[want]:#x}")
+            if row["STATE"] != "online":
+                problems.append(f"CPU{cpu} {row['STATE']}")
+            if not row["TICKS"].isdigit():
+                problems.append(f"CPU{cpu} TICKS {row['TICKS']}")
+            elif "TICK" not in row and int(row["TICKS"]) <= 0:
+                problems.append(f"CPU{cpu} TICKS {row['TICKS']}")
+            elif row.get("TICK", "on") not in ("on", "stopped"):
+                problems.append(f"CPU{cpu} TICK {row['TICK']}")
+            elif row["THREAD"] == "shell" and row.get("TICK", "on") != "on":
+                problems.append(f"CPU{cpu} runs the shell with its tick {row['TICK']}")
         return problems
     return check
 

@@ -13,6 +13,7 @@
 #include <kernel/panic.h>
 #include <kernel/printk.h>
 #include <kernel/sched.h>
+#include <kernel/time.h>
 #include <kernel/timer.h>
 #include <kernel/psci.h>
 #include <libfdt.h>
@@ -33,6 +34,7 @@
 #define PSCI_TOS_UP_MIGRATE 0
 #define PSCI_TOS_UP_NO_MIGRATE 1
 
+#define CPU_KILL_SPIN_US 2000
 #define CPU_KILL_POLL_MS 10
 #define CPU_KILL_TIMEOUT_MS 1000
 
@@ -68,8 +70,15 @@ static int psci_call(u32 fn, u64 a1, u64 a2, u64 a3)
 	return (int)psci.invoke(fn, a1, a2, a3);
 }
 
+/* Fault injection: CPU_ON answers this instead of calling the firmware. */
+int psci_inject_cpu_on_error;
+
 int psci_cpu_on(u64 mpidr, phys_addr_t entry, u64 context)
 {
+	int injected = READ_ONCE(psci_inject_cpu_on_error);
+
+	if (injected)
+		return injected;
 	return psci_call(psci.cpu_on, mpidr, entry, context);
 }
 
@@ -159,6 +168,13 @@ static int psci_kill_cpu(unsigned int cpu)
 
 	if (!psci.affinity_info)
 		return 0; /* PSCI 0.1: nothing to ask */
+	/* CPU_OFF usually lands within microseconds: poll fast at first. */
+	for (int us = 0; us < CPU_KILL_SPIN_US; us += 10) {
+		state = psci_affinity_info(mpidr);
+		if (state == PSCI_AFFINITY_OFF)
+			return 0;
+		udelay(10);
+	}
 	for (int ms = 0; ms <= CPU_KILL_TIMEOUT_MS; ms += CPU_KILL_POLL_MS) {
 		state = psci_affinity_info(mpidr);
 		if (state == PSCI_AFFINITY_OFF)

@@ -25,9 +25,15 @@ static inline unsigned long __my_cpu_offset(void)
 {
 	unsigned long off;
 
-	/* Not volatile: the offset of the running CPU only changes with
-	 * preemption disabled around the use, as in Linux. */
-	__asm__("mrs %0, tpidr_el1" : "=r"(off));
+	/*
+	 * Not volatile, so the compiler may reuse the value; the fake read
+	 * of the stack makes any compiler barrier (preempt_enable(),
+	 * cpu_relax(), a lock) force a fresh read, as in Linux: the offset
+	 * changes when the thread migrates.
+	 */
+	__asm__("mrs %0, tpidr_el1"
+		: "=r"(off)
+		: "Q"(*(const unsigned long *)__builtin_frame_address(0)));
 	return off;
 }
 

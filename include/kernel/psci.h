@@ -30,4 +30,7 @@ int psci_cpu_off(void);
 int psci_affinity_info(u64 mpidr);
 const char *psci_error_name(int err);
 
+/* Fault injection: when non-zero, CPU_ON "fails" with this PSCI code. */
+extern int psci_inject_cpu_on_error;
+
 #endif

@@ -56,6 +56,7 @@ void rcu_barrier(void);
 void rcu_init(void);
 void rcu_sched_clock_irq(void); /* tick: the interrupted context */
 void rcu_note_context_switch(void); /* __schedule() */
+void rcu_all_qs(void); /* a long loop, between read-side sections */
 void rcu_idle_enter(void); /* idle loop, IRQs off, before WFI */
 void rcu_idle_exit(void); /* idle loop, IRQs off, after WFI */
 bool rcu_needs_cpu(void); /* may this CPU stop its tick? */

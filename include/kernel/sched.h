@@ -43,6 +43,8 @@ int set_cpus_allowed(struct task_struct *t, const struct cpumask *mask);
 int wake_up_process(struct task_struct *t);
 void schedule(void);
 void yield(void);
+/* In long loops: a quiescent state for RCU, and a chance to reschedule. */
+void cond_resched(void);
 __noreturn void do_exit(int code);
 
 #define set_current_state(s) smp_store_release(&current->state, (s))

@@ -132,8 +132,7 @@ static int rcu_cb_thread(void *arg)
 				head = next;
 			}
 			WRITE_ONCE(rdp->invoked, rdp->invoked + n);
-			if (test_thread_flag(TIF_NEED_RESCHED))
-				yield();
+			cond_resched();
 		}
 	}
 	return 0;

@@ -7,7 +7,9 @@
  * An IPI that lands outside a read-side section reports at once; one that
  * lands inside sets exp_need_qs and asks for a reschedule, so the
  * rcu_read_unlock() that ends the section (preempt_enable()) enters
- * __schedule(), whose rcu_note_context_switch() reports.
+ * __schedule(), whose rcu_note_context_switch() reports. A CPU entering
+ * idle reports too (rcu_idle_enter()): that covers CPUs RCU still waits
+ * on but that are no longer online, which get no IPI.
  */
 #define pr_fmt(fmt) "rcu: " fmt
 #include <kernel/cpu.h>
@@ -23,6 +25,12 @@ static DEFINE_SPINLOCK(exp_lock); /* guards exp_mask */
 static struct cpumask exp_mask; /* CPUs the expedited GP waits for */
 static struct completion exp_done;
 static u64 exp_ns[RCU_STAT_SAMPLES], nr_exp_samples;
+
+/* Racy peek; a CPU entering idle double-checks under exp_lock. */
+bool rcu_exp_waits_on(unsigned int cpu)
+{
+	return cpumask_test_cpu(cpu, &exp_mask);
+}
 
 void rcu_exp_report(unsigned int cpu)
 {

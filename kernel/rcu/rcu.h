@@ -88,6 +88,7 @@ void rcu_callbacks_init(void);
 
 /* expedited.c */
 void rcu_exp_report(unsigned int cpu);
+bool rcu_exp_waits_on(unsigned int cpu);
 void rcu_exp_stats(u64 *min, u64 *median, u64 *max, u64 *count);
 
 /* stall.c */

@@ -72,7 +72,6 @@ static void rcu_gp_start(void)
 	unsigned int cpu;
 
 	rcu_state.gp_wanted = false;
-	rcu_state.gp_seq++;
 	rcu_state.gp_start_ns = ktime_get_ns();
 	rcu_state.stall_next_ns =
 		rcu_state.gp_start_ns + rcu_stall_timeout_ms * 1000000ULL;
@@ -81,6 +80,9 @@ static void rcu_gp_start(void)
 	for_each_cpu (cpu, &rcu_state.qsmask)
 		if (!(READ_ONCE(rcu_data[cpu].dynticks) & 1))
 			cpumask_clear_cpu(cpu, &rcu_state.qsmask);
+	/* qsmask before the new number: paired with note_new_gp()'s acquire,
+	 * so a CPU that sees the new GP sees whether it owes it a QS. */
+	smp_store_release(&rcu_state.gp_seq, rcu_state.gp_seq + 1);
 	if (cpumask_empty(&rcu_state.qsmask))
 		rcu_gp_end();
 }
@@ -130,7 +132,7 @@ void rcu_request_gp(struct rcu_data *rdp)
 /* Notice a new GP: from now on this CPU owes it a quiescent state. */
 static void note_new_gp(struct rcu_data *rdp, unsigned int cpu)
 {
-	long seq = READ_ONCE(rcu_state.gp_seq);
+	long seq = smp_load_acquire(&rcu_state.gp_seq);
 
 	if (rdp->gp_seq_seen == seq)
 		return;
@@ -162,6 +164,20 @@ void rcu_sched_clock_irq(void)
 	rcu_check_stall();
 }
 
+/*
+ * A long-running thread says it is outside any read-side section. Needed
+ * because a tick that arrives while interrupts are off is taken at
+ * local_irq_restore(), before the preempt_enable() that follows it: a
+ * thread forever freeing memory under spin_lock_irqsave() would
+ * otherwise never be seen at preempt_count zero.
+ */
+void rcu_all_qs(void)
+{
+	preempt_disable();
+	this_rdp()->passed_qs = true;
+	preempt_enable();
+}
+
 /* From __schedule(): a context switch is a quiescent state. */
 void rcu_note_context_switch(void)
 {
@@ -185,10 +201,13 @@ void rcu_idle_enter(void)
 	if (cpumask_test_cpu(cpu, &rcu_state.qsmask))
 		rcu_report_qs(cpu);
 	rdp->qs_pending = false;
-	if (rdp->exp_need_qs) {
-		rdp->exp_need_qs = false;
+	/*
+	 * The same for an expedited GP, which may wait on this CPU without
+	 * having IPI'd it (a CPU no longer online, still going down).
+	 */
+	rdp->exp_need_qs = false;
+	if (rcu_exp_waits_on(cpu))
 		rcu_exp_report(cpu);
-	}
 }
 
 /* Idle loop, IRQs off, right after WFI: readers may run again. */

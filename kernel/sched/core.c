@@ -355,6 +355,13 @@ void preempt_schedule_irq(void)
 	}
 }
 
+void cond_resched(void)
+{
+	rcu_all_qs();
+	if (need_resched() && !preempt_count())
+		preempt_schedule();
+}
+
 void yield(void)
 {
 	set_need_resched(current);
@@ -414,8 +421,9 @@ void sched_cpu_stats(unsigned int cpu, struct sched_cpu_stats *st)
 	unsigned long flags;
 
 	spin_lock_irqsave(&rq->lock, flags);
-	if (cpu == smp_processor_id())
-		update_curr(rq);
+	if (rq->curr)
+		update_curr(
+			rq); /* a tickless idle CPU has not done it itself */
 	st->curr = rq->curr;
 	st->nr_running = rq->nr_queued + (rq->curr != rq->idle);
 	st->idle_ns = rq->idle_ns;

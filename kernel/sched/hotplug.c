@@ -13,6 +13,7 @@
 #include "sched.h"
 
 #define DRAIN_TIMEOUT_MS 2000
+#define DRAIN_SPINS 100
 
 static struct task_struct *idle_threads[NR_CPUS];
 
@@ -64,9 +65,14 @@ int sched_cpu_deactivate(unsigned int cpu)
 	}
 	set_cpu_active(cpu, false);
 	deadline = ktime_get_ns() + DRAIN_TIMEOUT_MS * 1000000ULL;
-	while (!rq_drained(rq)) {
+	for (int spins = 0; !rq_drained(rq); spins++) {
 		push_queued_tasks(rq);
 		resched_cpu(cpu); /* its running thread leaves at the switch */
+		if (spins <
+		    DRAIN_SPINS) { /* usually done within microseconds */
+			udelay(20);
+			continue;
+		}
 		if (ktime_get_ns() > deadline) {
 			pr_err("CPU%u: threads did not leave within %d ms\n",
 			       cpu, DRAIN_TIMEOUT_MS);

@@ -67,7 +67,8 @@ bool idle_balance(struct rq *me)
 static void cpu_do_idle(void)
 {
 	local_irq_disable();
-	if (!need_resched()) {
+	/* With IRQs off: a wake-up IPI from now on stays pending for WFI. */
+	if (!need_resched() && !cpu_should_die()) {
 		rcu_idle_enter();
 		tick_nohz_idle_enter();
 		dsb(sy);

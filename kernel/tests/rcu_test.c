@@ -250,16 +250,19 @@ static void rcu_gp_leaves_idle_cpus_alone(struct kunit *test)
 {
 	u64 before[NR_CPUS];
 	unsigned int cpu, me, woken = 0;
+	struct cpumask here;
 
 	if (!have_cpus(test, 2))
 		return;
 	rcu_barrier();
-	msleep(50); /* let the others settle into tickless idle */
-	preempt_disable();
+	/* Stay on one CPU: a wake-up elsewhere would give that one ticks. */
 	me = smp_processor_id();
+	cpumask_clear(&here);
+	cpumask_set_cpu(me, &here);
+	set_cpus_allowed(current, &here);
+	msleep(50); /* let the others settle into tickless idle */
 	for_each_online_cpu (cpu)
 		before[cpu] = tick_count_cpu(cpu);
-	preempt_enable();
 	for (int i = 0; i < 3; i++) {
 		synchronize_rcu();
 		synchronize_rcu_expedited();
@@ -274,6 +277,7 @@ static void rcu_gp_leaves_idle_cpus_alone(struct kunit *test)
 			woken++;
 		}
 	}
+	set_cpus_allowed(current, cpu_possible_mask);
 	KUNIT_EXPECT_EQ(test, woken, 0);
 }
 

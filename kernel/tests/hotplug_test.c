@@ -1,0 +1,362 @@
+/*
+ * Tests of CPU hotplug and the per-bit RCU online mask: readers never see
+ * a gone CPU's data, the firmware agrees with the mask, refusals and
+ * rollbacks leave everything as it was.
+ */
+#include <asm/barrier.h>
+#include <kernel/board.h>
+#include <kernel/cpu.h>
+#include <kernel/irq.h>
+#include <kernel/kunit.h>
+#include <kernel/mm.h>
+#include <kernel/params.h>
+#include <kernel/percpu.h>
+#include <kernel/psci.h>
+#include <kernel/rcupdate.h>
+#include <kernel/sched.h>
+#include <kernel/time.h>
+#include <kernel/timer.h>
+#include <kernel/wait.h>
+#include <lib/errno.h>
+
+#define HP_MAGIC 0x600dc0ffee15600dULL
+
+/* Every CPU's area starts as a copy of the template: HP_MAGIC. */
+static DEFINE_PER_CPU(u64, hp_magic) = HP_MAGIC;
+
+KERNEL_PARAM(hotplug_cycles,
+	     "CPU down/up cycles of the hotplug reader test (default 200)");
+
+static bool have_cpus(struct kunit *test, unsigned int n)
+{
+	if (num_online_cpus() >= n)
+		return true;
+	kunit_skip(test, "needs %u CPUs online", n);
+	return false;
+}
+
+static bool psci_checkable(void)
+{
+	return board.cpus[0].method == ENABLE_METHOD_PSCI && psci_available();
+}
+
+/* Bring every present CPU back, whatever a test did. */
+static void all_up(void)
+{
+	unsigned int cpu;
+
+	for_each_present_cpu(cpu) if (!cpu_online(cpu)) cpu_up(cpu);
+}
+
+struct reader_stats {
+	volatile bool stop;
+	u64 walks;
+	u64 cpus_seen;
+	u64 bad;
+	struct completion done;
+};
+
+/* Walk the online mask and read every seen CPU's per-CPU data, lock-free. */
+static int mask_reader(void *p)
+{
+	struct reader_stats *r = p;
+	unsigned int cpu;
+
+	while (!r->stop) {
+		rcu_read_lock();
+		for_each_online_cpu (cpu) {
+			if (READ_ONCE(*per_cpu_ptr(&hp_magic, cpu)) != HP_MAGIC)
+				r->bad++;
+			r->cpus_seen++;
+		}
+		rcu_read_unlock();
+		r->walks++;
+		if (!(r->walks % 64))
+			yield();
+	}
+	complete(&r->done);
+	return 0;
+}
+
+static u32 xorshift(u32 *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 17;
+	*s ^= *s << 5;
+	return *s;
+}
+
+/*
+ * Readers on every CPU walk the mask while CPUs go down and up at random:
+ * does no reader ever see a freed (poisoned) area, and does the firmware
+ * say OFF after each down and ON after each up?
+ */
+static void hotplug_readers_never_see_poison(struct kunit *test)
+{
+	static struct reader_stats r[NR_CPUS];
+	unsigned long cycles = 200;
+	unsigned int n = num_online_cpus(), i;
+	u32 seed = (u32)ktime_get_ns() | 1;
+	u64 downs = 0, ups = 0, fw_wrong = 0, walks = 0, bad = 0;
+
+	if (!have_cpus(test, 2))
+		return;
+	param_get_ulong("hotplug_cycles", &cycles);
+	for (i = 0; i < n; i++) {
+		r[i] = (struct reader_stats){0};
+		init_completion(&r[i].done);
+		KUNIT_ASSERT_NOT_NULL(
+			test, kthread_run(mask_reader, &r[i], "reader/%u", i));
+	}
+	for (unsigned long c = 0; c < cycles; c++) {
+		unsigned int cpu = xorshift(&seed) % nr_cpu_ids;
+		u64 mpidr = cpu_logical_map(cpu);
+
+		if (cpu_online(cpu) && num_online_cpus() > 1) {
+			if (cpu_down(cpu))
+				continue;
+			downs++;
+			fw_wrong +=
+				psci_checkable() &&
+				psci_affinity_info(mpidr) != PSCI_AFFINITY_OFF;
+		} else if (!cpu_online(cpu)) {
+			KUNIT_EXPECT_EQ(test, cpu_up(cpu), 0);
+			ups++;
+			fw_wrong +=
+				psci_checkable() &&
+				psci_affinity_info(mpidr) != PSCI_AFFINITY_ON;
+		}
+	}
+	all_up();
+	for (i = 0; i < n; i++)
+		r[i].stop = true;
+	for (i = 0; i < n; i++) {
+		wait_for_completion(&r[i].done);
+		walks += r[i].walks;
+		bad += r[i].bad;
+	}
+	kunit_info(test, "%llu downs, %llu ups, %llu reader walks",
+		   (unsigned long long)downs, (unsigned long long)ups,
+		   (unsigned long long)walks);
+	KUNIT_EXPECT_EQ(test, bad, 0);
+	KUNIT_EXPECT_EQ(test, fw_wrong, 0);
+	KUNIT_EXPECT_GT(test, downs, 0);
+	KUNIT_EXPECT_GT(test, walks, 0);
+	KUNIT_EXPECT_EQ(test, num_online_cpus(), nr_cpu_ids);
+}
+
+/* Is the last online CPU refused, leaving the mask as it was? */
+static void hotplug_last_cpu_refused(struct kunit *test)
+{
+	unsigned int cpu, last = 0;
+
+	for_each_present_cpu(cpu) if (cpu != smp_processor_id() &&
+				      cpu_online(cpu))
+		KUNIT_EXPECT_EQ(test, cpu_down(cpu), 0);
+	KUNIT_EXPECT_EQ(test, num_online_cpus(), 1);
+	last = cpumask_first(cpu_online_mask);
+	KUNIT_EXPECT_EQ(test, cpu_down(last), -EBUSY);
+	KUNIT_EXPECT_TRUE(test, cpu_online(last));
+	KUNIT_EXPECT_EQ(test, num_online_cpus(), 1);
+	all_up();
+	KUNIT_EXPECT_EQ(test, num_online_cpus(), nr_cpu_ids);
+}
+
+/* Are a second down and a second up clear errors, not hangs? */
+static void hotplug_double_down_and_up(struct kunit *test)
+{
+	unsigned int cpu = nr_cpu_ids - 1;
+
+	if (!have_cpus(test, 2))
+		return;
+	KUNIT_EXPECT_EQ(test, cpu_down(cpu), 0);
+	KUNIT_EXPECT_EQ(test, cpu_down(cpu), -EALREADY);
+	KUNIT_EXPECT_FALSE(test, cpu_online(cpu));
+	KUNIT_EXPECT_EQ(test, cpu_up(cpu), 0);
+	KUNIT_EXPECT_EQ(test, cpu_up(cpu), -EALREADY);
+	KUNIT_EXPECT_TRUE(test, cpu_online(cpu));
+	KUNIT_EXPECT_EQ(test, cpu_down(nr_cpu_ids + 3), -EINVAL);
+}
+
+static int wait_on(void *p)
+{
+	wait_for_completion(p);
+	return 0;
+}
+
+/* Is a CPU with a thread bound to it refused, until the thread is gone? */
+static void hotplug_bound_thread_refuses(struct kunit *test)
+{
+	unsigned int cpu = nr_cpu_ids - 1;
+	struct completion release;
+	struct task_struct *t;
+
+	if (!have_cpus(test, 2))
+		return;
+	init_completion(&release);
+	t = kthread_create(wait_on, &release, "bound/%u", cpu);
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	kthread_bind(t, cpu);
+	wake_up_process(t);
+	KUNIT_EXPECT_EQ(test, cpu_down(cpu), -EBUSY);
+	KUNIT_EXPECT_TRUE(test, cpu_online(cpu));
+	KUNIT_EXPECT_TRUE(test, cpu_active(cpu));
+	complete(&release);
+	msleep(30); /* it exits and is reaped */
+	KUNIT_EXPECT_EQ(test, cpu_down(cpu), 0);
+	KUNIT_EXPECT_EQ(test, cpu_up(cpu), 0);
+}
+
+/*
+ * CPU_ON fails (fault injected): is the up rolled back, its per-CPU area
+ * freed, the mask unchanged and every memory counter as before?
+ */
+static void hotplug_failed_up_rolls_back(struct kunit *test)
+{
+	unsigned int cpu = nr_cpu_ids - 1;
+	struct mem_stats before, after;
+	struct cpumask mask;
+
+	if (!have_cpus(test, 2) || !psci_checkable()) {
+		kunit_skip(test, "needs 2 CPUs and PSCI");
+		return;
+	}
+	KUNIT_ASSERT_EQ(test, cpu_down(cpu), 0);
+	msleep(20);
+	cpumask_copy(&mask, cpu_online_mask);
+	mem_get_stats(&before);
+	psci_inject_cpu_on_error = PSCI_RET_DENIED;
+	KUNIT_EXPECT_NE(test, cpu_up(cpu), 0);
+	psci_inject_cpu_on_error = 0;
+	mem_get_stats(&after);
+	KUNIT_EXPECT_TRUE(test, cpumask_equal(&mask, cpu_online_mask));
+	KUNIT_EXPECT_NULL(test, percpu_area(cpu));
+	KUNIT_EXPECT_EQ(test, after.free_pages, before.free_pages);
+	KUNIT_EXPECT_EQ(test, after.kmalloc_objects, before.kmalloc_objects);
+	KUNIT_EXPECT_EQ(test, cpu_up(cpu), 0);
+}
+
+/* Does going down give the CPU's area and idle stack back (mem counters)? */
+static void hotplug_down_frees_memory(struct kunit *test)
+{
+	unsigned int cpu = nr_cpu_ids - 1;
+	struct mem_stats on, off, back;
+
+	if (!have_cpus(test, 2))
+		return;
+	msleep(20);
+	mem_get_stats(&on);
+	KUNIT_ASSERT_NOT_NULL(test, percpu_area(cpu));
+	KUNIT_ASSERT_EQ(test, cpu_down(cpu), 0);
+	mem_get_stats(&off);
+	KUNIT_EXPECT_NULL(test, percpu_area(cpu));
+	KUNIT_EXPECT_GT(test, off.free_pages, on.free_pages);
+	KUNIT_EXPECT_LT(test, off.kmalloc_objects, on.kmalloc_objects);
+	KUNIT_ASSERT_EQ(test, cpu_up(cpu), 0);
+	msleep(20);
+	mem_get_stats(&back);
+	KUNIT_EXPECT_EQ(test, back.kmalloc_objects, on.kmalloc_objects);
+}
+
+struct mover {
+	volatile bool stop;
+	struct cpumask seen;
+	struct completion done;
+};
+
+static int keep_running(void *p)
+{
+	struct mover *m = p;
+
+	while (!m->stop) {
+		cpumask_set_cpu(smp_processor_id(), &m->seen);
+		cpu_relax();
+	}
+	complete(&m->done);
+	return 0;
+}
+
+struct timer_probe {
+	struct timer_list t;
+	volatile int fired_on; /* CPU number + 1 */
+};
+
+static void timer_fired(struct timer_list *t)
+{
+	container_of(t, struct timer_probe, t)->fired_on =
+		smp_processor_id() + 1;
+}
+
+/*
+ * A busy thread on the CPU, a timer armed there and an interrupt routed
+ * there: after the CPU goes down, do all three carry on elsewhere?
+ */
+static void hotplug_moves_threads_timers_irqs(struct kunit *test)
+{
+	static struct timer_probe tm;
+	static struct mover m;
+	unsigned int cpu = nr_cpu_ids - 1, spi = 0;
+	struct task_struct *t;
+	struct cpumask one;
+
+	if (!have_cpus(test, 2))
+		return;
+	m = (struct mover){0};
+	init_completion(&m.done);
+	cpumask_clear(&one);
+	cpumask_set_cpu(cpu, &one);
+	t = kthread_create(keep_running, &m, "mover");
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	set_cpus_allowed(t, &one); /* start it there... */
+	wake_up_process(t);
+	while (!cpumask_test_cpu(cpu, &m.seen))
+		msleep(1);
+	set_cpus_allowed(t, cpu_possible_mask); /* ...free to move after */
+	tm.fired_on = 0;
+	timer_setup(&tm.t, timer_fired);
+	add_timer_on(&tm.t, jiffies + msecs_to_jiffies(100), cpu);
+	for (unsigned int irq = 32; irq < 1020 && !spi; irq++)
+		if (irq_get_affinity(irq) >= 0)
+			spi = irq;
+	if (spi)
+		irq_set_affinity(spi, cpu);
+	KUNIT_ASSERT_EQ(test, cpu_down(cpu), 0);
+	cpumask_clear(&m.seen);
+	msleep(200);
+	KUNIT_EXPECT_GT(test, cpumask_weight(&m.seen), 0);
+	KUNIT_EXPECT_FALSE(test, cpumask_test_cpu(cpu, &m.seen));
+	KUNIT_EXPECT_GT(test, tm.fired_on, 0);
+	KUNIT_EXPECT_NE(test, tm.fired_on, cpu + 1);
+	if (spi)
+		KUNIT_EXPECT_NE(test, irq_get_affinity(spi), cpu);
+	m.stop = true;
+	wait_for_completion(&m.done);
+	KUNIT_EXPECT_EQ(test, cpu_up(cpu), 0);
+}
+
+/* Can the boot CPU go down (when the firmware allows) and come back? */
+static void hotplug_boot_cpu(struct kunit *test)
+{
+	if (!have_cpus(test, 2))
+		return;
+	KUNIT_ASSERT_EQ(test, cpu_down(0), 0);
+	KUNIT_EXPECT_FALSE(test, cpu_online(0));
+	KUNIT_EXPECT_NE(test, smp_processor_id(), 0);
+	KUNIT_EXPECT_EQ(test, cpu_up(0), 0);
+	KUNIT_EXPECT_TRUE(test, cpu_online(0));
+}
+
+static const struct kunit_case hotplug_cases[] = {
+	KUNIT_CASE(hotplug_double_down_and_up),
+	KUNIT_CASE(hotplug_last_cpu_refused),
+	KUNIT_CASE(hotplug_bound_thread_refuses),
+	KUNIT_CASE(hotplug_down_frees_memory),
+	KUNIT_CASE(hotplug_failed_up_rolls_back),
+	KUNIT_CASE(hotplug_moves_threads_timers_irqs),
+	KUNIT_CASE(hotplug_boot_cpu),
+	KUNIT_CASE(hotplug_readers_never_see_poison),
+	{},
+};
+
+static const struct kunit_suite hotplug_suite = {"hotplug", hotplug_cases};
+kunit_test_suite(hotplug_suite);
