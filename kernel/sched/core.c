@@ -194,7 +194,9 @@ void migrate_task(struct task_struct *p)
 	unsigned long flags;
 
 	spin_lock_irqsave(&p->pi_lock, flags);
-	activate_task(p);
+	/* A wake-up (a queued thread may be asleep-to-be) may have won. */
+	if (!READ_ONCE(p->on_rq))
+		activate_task(p);
 	spin_unlock_irqrestore(&p->pi_lock, flags);
 }
 
@@ -421,9 +423,9 @@ void sched_cpu_stats(unsigned int cpu, struct sched_cpu_stats *st)
 	unsigned long flags;
 
 	spin_lock_irqsave(&rq->lock, flags);
+	/* A tickless idle CPU has not accounted its time itself. */
 	if (rq->curr)
-		update_curr(
-			rq); /* a tickless idle CPU has not done it itself */
+		update_curr(rq);
 	st->curr = rq->curr;
 	st->nr_running = rq->nr_queued + (rq->curr != rq->idle);
 	st->idle_ns = rq->idle_ns;

@@ -103,8 +103,15 @@ int idle_thread_release(unsigned int cpu)
 	struct task_struct *idle = idle_threads[cpu];
 
 	idle_threads[cpu] = NULL;
-	if (idle)
+	if (idle) {
+		struct rq *rq = cpu_rq(cpu);
+		unsigned long flags;
+
+		spin_lock_irqsave(&rq->lock, flags);
+		rq->curr = rq->idle = NULL; /* nothing runs there any more */
+		spin_unlock_irqrestore(&rq->lock, flags);
 		release_task(idle);
+	}
 	return 0;
 }
 

@@ -130,7 +130,7 @@ void release_task(struct task_struct *p)
 
 bool kthread_should_park(void)
 {
-	return READ_ONCE(current->should_park);
+	return smp_load_acquire(&current->should_park);
 }
 
 void kthread_parkme(void)
@@ -139,7 +139,9 @@ void kthread_parkme(void)
 
 	for (;;) {
 		set_current_state(TASK_PARKED);
-		if (!READ_ONCE(me->should_park))
+		/* Paired with the store-release in kthread_park(): seeing
+		 * should_park set, we see the parked completion with it. */
+		if (!smp_load_acquire(&me->should_park))
 			break;
 		if (me->parked) {
 			complete(me->parked);
