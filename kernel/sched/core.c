@@ -71,6 +71,8 @@ void update_curr(struct rq *rq)
 	rq->busy_ns += delta;
 	curr->sum_exec_ns += delta;
 	curr->vruntime_ns += delta;
+	if (!rq->nr_queued) /* alone: the queue's minimum moves with it */
+		rq->min_vruntime = max(rq->min_vruntime, curr->vruntime_ns);
 }
 
 static void enqueue(struct rq *rq, struct task_struct *p)
@@ -180,6 +182,12 @@ static void activate_task(struct task_struct *p)
 		p->nr_migrations++;
 	p->cpu = cpu;
 	WRITE_ONCE(p->state, TASK_RUNNING);
+	/*
+	 * A thread that was not queued anywhere starts from this queue's
+	 * minimum: CPU time counts differ between CPUs, so a thread coming
+	 * from a busier one would otherwise wait for the others to catch up.
+	 */
+	p->vruntime_ns = rq->min_vruntime;
 	enqueue(rq, p);
 	curr = rq->curr;
 	if (curr == rq->idle ||
