@@ -257,6 +257,11 @@ void smp_init_ipis(void)
 		spin_lock_init(&q->lock);
 		INIT_LIST_HEAD(&q->list);
 	}
+	if (!irqchip) {
+		pr_err("no interrupt controller: no IPIs, other CPUs stay "
+		       "off\n");
+		return;
+	}
 	for (unsigned int ipi = 0; ipi < NR_IPI; ipi++)
 		if (request_percpu_irq(ipi, ipi_handler, "IPI", NULL))
 			pr_err("cannot take SGI %u for IPIs\n", ipi);

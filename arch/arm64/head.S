@@ -65,13 +65,22 @@ END(secondary_lost)
 ENTRY(secondary_switched)
 	adr_l	x0, secondary_data
 	ldp	x1, x2, [x0]		/* task, stack */
-	cbz	x1, secondary_lost	/* arrived after __cpu_up() gave up */
+	cbz	x1, 1f			/* arrived after __cpu_up() gave up */
 	msr	sp_el0, x1
 	mov	sp, x2
 	mov	x29, xzr
 	mov	x30, xzr
 	bl	secondary_start_kernel
 	b	.
+	/* Too late: power off again on a borrowed stack and thread. */
+1:	adr_l	x0, late_task
+	msr	sp_el0, x0
+	msr	tpidr_el1, xzr
+	adr_l	x0, late_stack_end
+	mov	sp, x0
+	mov	x29, xzr
+	bl	secondary_too_late
+	b	secondary_lost
 END(secondary_switched)
 
 /* Runs at the kernel's virtual address with the MMU and caches on. */
@@ -174,6 +183,10 @@ ENTRY(__enable_mmu)
 END(__enable_mmu)
 
 	.bss
+	.balign	16
+late_stack:
+	.space	4096
+late_stack_end:
 	.balign	16
 boot_stack:
 	.space	16384

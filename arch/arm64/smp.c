@@ -26,7 +26,8 @@
 void cpuhp_ap_startup(unsigned int cpu);
 void cpuhp_ap_teardown(unsigned int cpu);
 
-#define CPU_UP_TIMEOUT_MS 1000
+/* Generous: under emulation on a loaded host a CPU can take seconds. */
+#define CPU_UP_TIMEOUT_MS 5000
 
 struct secondary_data {
 	struct task_struct *task;
@@ -88,6 +89,23 @@ int __cpu_up(unsigned int cpu)
 		return -EIO;
 	}
 	return 0;
+}
+
+/* A thread for a CPU that arrives after __cpu_up() gave up on it. */
+struct task_struct late_task = {.comm = "late"};
+
+/*
+ * That CPU has no per-CPU area and no idle thread: it must not join.
+ * Power it off again so a later cpu_up() can start it cleanly.
+ */
+void secondary_too_late(void)
+{
+	u64 mpidr = read_sysreg(mpidr_el1) & MPIDR_HWID_MASK;
+	int cpu = get_logical_index(mpidr);
+	const struct cpu_operations *ops = cpu >= 0 ? get_cpu_ops(cpu) : NULL;
+
+	if (ops && ops->cpu_die)
+		ops->cpu_die(cpu);
 }
 
 /* The first C code of a secondary CPU: MMU on, on its idle thread. */
