@@ -149,7 +149,12 @@ static void hotplug_readers_never_see_poison(struct kunit *test)
 static void hotplug_last_cpu_refused(struct kunit *test)
 {
 	unsigned int cpu, last = 0;
+	struct cpumask here;
 
+	/* Stay put, so the CPU we keep is the one we run on. */
+	cpumask_clear(&here);
+	cpumask_set_cpu(smp_processor_id(), &here);
+	set_cpus_allowed(current, &here);
 	for_each_present_cpu(cpu) if (cpu != smp_processor_id() &&
 				      cpu_online(cpu))
 		KUNIT_EXPECT_EQ(test, cpu_down(cpu), 0);
@@ -159,6 +164,7 @@ static void hotplug_last_cpu_refused(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, cpu_online(last));
 	KUNIT_EXPECT_EQ(test, num_online_cpus(), 1);
 	all_up();
+	set_cpus_allowed(current, cpu_possible_mask);
 	KUNIT_EXPECT_EQ(test, num_online_cpus(), nr_cpu_ids);
 }
 

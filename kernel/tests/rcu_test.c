@@ -170,8 +170,7 @@ static int flood(void *p)
 		c->count = a->count;
 		call_rcu(&c->head, counted_free);
 		a->queued++;
-		if (!(i % 256))
-			yield();
+		cond_resched();
 	}
 	complete(&a->done);
 	return 0;
@@ -180,7 +179,8 @@ static int flood(void *p)
 /* Do thousands of callbacks queued on every CPU all run, freeing memory? */
 static void rcu_many_callbacks_all_run(struct kunit *test)
 {
-	enum { PER_CPU = 3000 };
+	/* Thousands in all, spread over however many CPUs there are. */
+	unsigned int per_cpu = 12000 / num_online_cpus();
 	static struct flood_arg args[NR_CPUS];
 	static int count;
 	struct mem_stats before, after;
@@ -193,7 +193,7 @@ static void rcu_many_callbacks_all_run(struct kunit *test)
 		struct task_struct *t;
 
 		args[cpu] =
-			(struct flood_arg){.per_cpu = PER_CPU, .count = &count};
+			(struct flood_arg){.per_cpu = per_cpu, .count = &count};
 		init_completion(&args[cpu].done);
 		t = kthread_create(flood, &args[cpu], "flood/%u", cpu);
 		KUNIT_ASSERT_NOT_NULL(test, t);
@@ -205,7 +205,7 @@ static void rcu_many_callbacks_all_run(struct kunit *test)
 		total += args[cpu].queued;
 	}
 	rcu_barrier();
-	KUNIT_EXPECT_EQ(test, total, PER_CPU * num_online_cpus());
+	KUNIT_EXPECT_EQ(test, total, per_cpu * num_online_cpus());
 	KUNIT_EXPECT_EQ(test, READ_ONCE(count), total);
 	msleep(20); /* let the flood threads be reaped */
 	mem_get_stats(&after);
