@@ -165,6 +165,18 @@ SHELL_SMP4 = (
     Step(PROMPT, b"\x01\x02\x1b\xffhelp\r",
          expect=(r"^error: ignored 4 non-printable byte\(s\)$", HELP)),
     Step(PROMPT, "cpus\r", check=cpus_table([0x0, 0x1, 0x2, 0x3])),
+    # Hotplug from the shell: off, shown off, refused twice, back on.
+    Step(PROMPT, "off 2\r", expect=(r"\bCPU2 is down$",)),
+    Step(PROMPT, "cpus\r", expect=(r"^\s*2\s+0x2\s+off\s+-\s",
+                                   r"^\s*3\s+0x3\s+online\s")),
+    Step(PROMPT, "off 2\r",
+         expect=(r"\bCPU2: cannot take it down: it is not online$",)),
+    Step(PROMPT, "off 9\r", expect=(r"^error: '9' is not a CPU \(0-3\)$",)),
+    Step(PROMPT, "on 2\r", expect=(r"\bCPU2: online, MPIDR 0x2$", r"^CPU2 is up$")),
+    Step(PROMPT, "on 2\r", expect=(r"\bCPU2: already online$",)),
+    Step(PROMPT, "hotplug\r", expect=(r"^downs 1 \(failed 0\), ups \d+ \(failed 0\)$",
+                                      r"^down\s+latency min \d+ us")),
+    Step(PROMPT, "cpus\r", check=cpus_table([0x0, 0x1, 0x2, 0x3])),
     Step(PROMPT, "poweroff\r"),
 )
 
@@ -210,6 +222,18 @@ BOOTS = [
          append="fail_cpu=2 test=sched poweroff",
          expect=(r"\bCPU2 .*failed to come online", r"\bBrought up 3 of 4 CPUs$"),
          forbid=(r"\bCPU2: online\b",)),
+
+    # -- hotplug: thousands of random downs and ups under lock-free readers --
+    Boot("hotplug-stress-smp4",
+         ["--smp", "4", "--mem", "256M"],
+         append="test=hotplug hotplug_cycles=4000 poweroff",
+         timeout=240,
+         expect=(r"hotplug_readers_never_see_poison: (1\d{3}|[2-9]\d{3}) downs",)),
+    # The same with a normal (tick-driven) grace period in cpu_down().
+    Boot("hotplug-normal-gp-smp4",
+         ["--smp", "4", "--mem", "256M", "--el2"],
+         append="test=hotplug hotplug_gp=normal hotplug_cycles=100 poweroff",
+         timeout=120),
 
     # -- the monitor shell, driven through the console ------------------------
     Boot("shell-virt-smp4",
