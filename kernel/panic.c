@@ -13,6 +13,7 @@
 #include <kernel/params.h>
 #include <kernel/percpu.h>
 #include <kernel/printk.h>
+#include <kernel/smp.h>
 #include <lib/printf.h>
 
 void (*pm_power_off)(void);
@@ -116,6 +117,7 @@ static bool panic_enter(void)
 
 static __noreturn void panic_finish(const char *msg)
 {
+	smp_send_stop(); /* the others stop where they are, IRQs off */
 	pr_emerg("---[ end Kernel panic - not syncing: %s ]---\n", msg);
 	if (param_has("poweroff"))
 		machine_power_off();

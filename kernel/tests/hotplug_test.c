@@ -50,26 +50,42 @@ static void all_up(void)
 
 struct reader_stats {
 	volatile bool stop;
+	bool long_walk;
 	u64 walks;
 	u64 cpus_seen;
 	u64 bad;
 	struct completion done;
 };
 
-/* Walk the online mask and read every seen CPU's per-CPU data, lock-free. */
+static bool check_one(unsigned int cpu, void *p)
+{
+	struct reader_stats *r = p;
+
+	if (READ_ONCE(*per_cpu_ptr(&hp_magic, cpu)) != HP_MAGIC)
+		r->bad++;
+	r->cpus_seen++;
+	return true;
+}
+
+/*
+ * Walk the online mask and read every seen CPU's per-CPU data, lock-free:
+ * odd readers in one read-side section, even ones with the long walk (a
+ * section per CPU).
+ */
 static int mask_reader(void *p)
 {
 	struct reader_stats *r = p;
 	unsigned int cpu;
 
 	while (!r->stop) {
-		rcu_read_lock();
-		for_each_online_cpu (cpu) {
-			if (READ_ONCE(*per_cpu_ptr(&hp_magic, cpu)) != HP_MAGIC)
-				r->bad++;
-			r->cpus_seen++;
+		if (r->long_walk) {
+			online_cpus_walk(check_one, r);
+		} else {
+			rcu_read_lock();
+			for_each_online_cpu (cpu)
+				check_one(cpu, r);
+			rcu_read_unlock();
 		}
-		rcu_read_unlock();
 		r->walks++;
 		if (!(r->walks % 64))
 			yield();
@@ -103,7 +119,7 @@ static void hotplug_readers_never_see_poison(struct kunit *test)
 		return;
 	param_get_ulong("hotplug_cycles", &cycles);
 	for (i = 0; i < n; i++) {
-		r[i] = (struct reader_stats){0};
+		r[i] = (struct reader_stats){.long_walk = !(i & 1)};
 		init_completion(&r[i].done);
 		KUNIT_ASSERT_NOT_NULL(
 			test, kthread_run(mask_reader, &r[i], "reader/%u", i));
