@@ -50,7 +50,7 @@ KERNEL_OBJS := kernel/main.o kernel/printk.o kernel/panic.o \
 	kernel/tests/rcu_test.o kernel/tests/hotplug_test.o \
 	kernel/tests/irq_test.o kernel/tests/timer_test.o
 LIB_OBJS := lib/string.o lib/vsprintf.o lib/bitmap.o lib/cpumask.o \
-	lib/cmdline.o lib/fdt.o
+	lib/cmdline.o lib/fdt.o lib/stats.o
 DRIVER_OBJS := drivers/serial/pl011.o drivers/firmware/psci.o \
 	drivers/firmware/spin_table.o drivers/irqchip/irq-gic-common.o \
 	drivers/irqchip/irq-gic.o drivers/irqchip/irq-gic-v3.o \

@@ -33,6 +33,7 @@
 #include <kernel/time.h>
 #include <kernel/timer.h>
 #include <lib/errno.h>
+#include <lib/stats.h>
 
 struct cpuhp_step {
 	const char *name;
@@ -183,9 +184,11 @@ static const struct cpuhp_step cpuhp_steps[CPUHP_NR_STEPS] = {
 static DEFINE_MUTEX(cpu_hotplug_lock);
 static enum cpuhp_phase cpu_phase[NR_CPUS];
 
+#define HP_SAMPLES 64 /* latencies kept for the figures */
+
 struct hotplug_stats {
 	u64 ups, downs, up_failed, down_failed;
-	u64 up_ns[64], down_ns[64];
+	u64 up_ns[HP_SAMPLES], down_ns[HP_SAMPLES];
 };
 static struct hotplug_stats hp_stats;
 
@@ -266,7 +269,7 @@ static int cpuhp_down(unsigned int cpu)
 
 static void record(u64 *ring, u64 count, u64 ns)
 {
-	ring[count % 64] = ns;
+	ring[count % HP_SAMPLES] = ns;
 }
 
 /* Why cpu may not go down, or NULL. Caller holds cpu_hotplug_lock. */
@@ -354,35 +357,14 @@ void hotplug_init(void)
 		expedite_hotplug = !!strcmp(val, "normal");
 }
 
-static void sorted(const u64 *ring, u64 count, u64 *v, unsigned int *n)
-{
-	*n = count < 64 ? count : 64;
-	for (unsigned int i = 0; i < *n; i++) {
-		unsigned int j = i;
-
-		for (; j > 0 && v[j - 1] > ring[i]; j--)
-			v[j] = v[j - 1];
-		v[j] = ring[i];
-	}
-}
-
 void hotplug_get_stats(struct cpuhp_stats *st)
 {
-	u64 v[64];
-	unsigned int n;
-
 	mutex_lock(&cpu_hotplug_lock);
 	st->ups = hp_stats.ups;
 	st->downs = hp_stats.downs;
 	st->up_failed = hp_stats.up_failed;
 	st->down_failed = hp_stats.down_failed;
-	sorted(hp_stats.up_ns, hp_stats.ups, v, &n);
-	st->up_ns[0] = n ? v[0] : 0;
-	st->up_ns[1] = n ? v[n / 2] : 0;
-	st->up_ns[2] = n ? v[n - 1] : 0;
-	sorted(hp_stats.down_ns, hp_stats.downs, v, &n);
-	st->down_ns[0] = n ? v[0] : 0;
-	st->down_ns[1] = n ? v[n / 2] : 0;
-	st->down_ns[2] = n ? v[n - 1] : 0;
+	ring_summary(hp_stats.up_ns, HP_SAMPLES, hp_stats.ups, st->up_ns);
+	ring_summary(hp_stats.down_ns, HP_SAMPLES, hp_stats.downs, st->down_ns);
 	mutex_unlock(&cpu_hotplug_lock);
 }

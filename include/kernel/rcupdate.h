@@ -70,8 +70,8 @@ struct rcu_stats {
 	long gp_seq; /* grace periods started */
 	long gp_completed; /* grace periods completed */
 	struct cpumask waiting; /* CPUs the current one still waits for */
-	u64 gp_ns_min, gp_ns_median, gp_ns_max;
-	u64 exp_ns_min, exp_ns_median, exp_ns_max;
+	u64 gp_ns[3]; /* min, median, max of recent grace periods */
+	u64 exp_ns[3]; /* the same for expedited ones */
 	u64 nr_gp_samples, nr_exp_samples;
 };
 void rcu_get_stats(struct rcu_stats *st);

@@ -6,12 +6,12 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define container_of(ptr, type, member) \
-	((type *)((char *)(ptr) - offsetof(type, member)))
+	((type *)((char *)(ptr)-offsetof(type, member)))
 
-#define ALIGN(x, a) (((x) + ((a) - 1)) & ~((__typeof__(x))(a) - 1))
-#define ALIGN_DOWN(x, a) ((x) & ~((__typeof__(x))(a) - 1))
-#define IS_ALIGNED(x, a) (((x) & ((__typeof__(x))(a) - 1)) == 0)
-#define DIV_ROUND_UP(n, d) (((n) + (d) - 1) / (d))
+#define ALIGN(x, a) (((x) + ((a)-1)) & ~((__typeof__(x))(a)-1))
+#define ALIGN_DOWN(x, a) ((x) & ~((__typeof__(x))(a)-1))
+#define IS_ALIGNED(x, a) (((x) & ((__typeof__(x))(a)-1)) == 0)
+#define DIV_ROUND_UP(n, d) (((n) + (d)-1) / (d))
 
 #define min(a, b) ((a) < (b) ? (a) : (b))
 #define max(a, b) ((a) > (b) ? (a) : (b))

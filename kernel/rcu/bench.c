@@ -8,6 +8,7 @@
 #include <kernel/sched.h>
 #include <kernel/time.h>
 #include <kernel/timer.h>
+#include <lib/stats.h>
 
 #define READ_LOOPS 2000000
 #define GP_RUNS 21
@@ -26,17 +27,6 @@ static u64 time_loop(bool with_rcu)
 		}
 	}
 	return ktime_get_ns() - t0;
-}
-
-static void sort(u64 *v, int n)
-{
-	for (int i = 1; i < n; i++)
-		for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
-			u64 t = v[j];
-
-			v[j] = v[j - 1];
-			v[j - 1] = t;
-		}
 }
 
 static void rcu_bench(void)
@@ -68,7 +58,7 @@ static void rcu_bench(void)
 		synchronize_rcu();
 		lat[i] = ktime_get_ns() - t0;
 	}
-	sort(lat, GP_RUNS);
+	sort_u64(lat, GP_RUNS);
 	bench_report(
 		"rcu", "sync_ticks_median", "%llu.%02llu",
 		(unsigned long long)(lat[GP_RUNS / 2] / jiffies_to_nsecs(1)),
@@ -86,7 +76,7 @@ static void rcu_bench(void)
 		synchronize_rcu_expedited();
 		lat[i] = ktime_get_ns() - t0;
 	}
-	sort(lat, GP_RUNS);
+	sort_u64(lat, GP_RUNS);
 	bench_report("rcu", "expedited_us_min_median_max", "%llu / %llu / %llu",
 		     (unsigned long long)(lat[0] / 1000),
 		     (unsigned long long)(lat[GP_RUNS / 2] / 1000),

@@ -18,6 +18,7 @@
 #include <kernel/sched.h>
 #include <kernel/smp.h>
 #include <kernel/time.h>
+#include <lib/stats.h>
 #include "rcu.h"
 
 static DEFINE_MUTEX(exp_mutex); /* one expedited GP at a time */
@@ -97,10 +98,10 @@ void synchronize_rcu_expedited(void)
 	mutex_unlock(&exp_mutex);
 }
 
-void rcu_exp_stats(u64 *min, u64 *median, u64 *max, u64 *count)
+void rcu_exp_stats(u64 out[3], u64 *count)
 {
 	mutex_lock(&exp_mutex);
-	rcu_sample_stats(exp_ns, nr_exp_samples, min, median, max);
+	ring_summary(exp_ns, RCU_STAT_SAMPLES, nr_exp_samples, out);
 	*count = nr_exp_samples;
 	mutex_unlock(&exp_mutex);
 }

@@ -76,8 +76,6 @@ extern struct rcu_data rcu_data[NR_CPUS];
 void rcu_report_qs(unsigned int cpu);
 void rcu_request_gp(struct rcu_data *rdp);
 void rcu_record_sample(u64 *ring, u64 *count, u64 ns);
-void rcu_sample_stats(const u64 *ring, u64 count, u64 *min, u64 *median,
-		      u64 *max);
 
 /* callbacks.c */
 void rcu_advance_cbs(struct rcu_data *rdp);
@@ -89,7 +87,7 @@ void rcu_callbacks_init(void);
 /* expedited.c */
 void rcu_exp_report(unsigned int cpu);
 bool rcu_exp_waits_on(unsigned int cpu);
-void rcu_exp_stats(u64 *min, u64 *median, u64 *max, u64 *count);
+void rcu_exp_stats(u64 out[3], u64 *count);
 
 /* stall.c */
 void rcu_check_stall(void);

@@ -5,8 +5,10 @@
 #include <lib/printf.h>
 #include "rcu.h"
 
-static void print_durations(const char *what, u64 min, u64 med, u64 max, u64 n)
+static void print_durations(const char *what, const u64 ns[3], u64 n)
 {
+	u64 min = ns[0], med = ns[1], max = ns[2];
+
 	printk(KERN_INFO "%-10s min %llu.%03llu  median %llu.%03llu  max "
 			 "%llu.%03llu ms (last %llu of %llu)\n",
 	       what, (unsigned long long)(min / 1000000),
@@ -32,10 +34,8 @@ static int cmd_rcu(int argc, char **argv)
 	       "grace period %ld, completed %ld%s, CPUs owing: { %s }\n",
 	       st.gp_seq, st.gp_completed,
 	       st.gp_seq == st.gp_completed ? " (none running)" : "", waiting);
-	print_durations("normal", st.gp_ns_min, st.gp_ns_median, st.gp_ns_max,
-			st.nr_gp_samples);
-	print_durations("expedited", st.exp_ns_min, st.exp_ns_median,
-			st.exp_ns_max, st.nr_exp_samples);
+	print_durations("normal", st.gp_ns, st.nr_gp_samples);
+	print_durations("expedited", st.exp_ns, st.nr_exp_samples);
 	printk(KERN_INFO "CPU     QUEUED    INVOKED  PENDING\n");
 	for_each_possible_cpu (cpu)
 		printk(KERN_INFO "%3u %10llu %10llu %8llu\n", cpu,

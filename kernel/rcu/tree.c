@@ -30,6 +30,7 @@
 #include <kernel/printk.h>
 #include <kernel/sched.h>
 #include <kernel/time.h>
+#include <lib/stats.h>
 #include "rcu.h"
 
 struct rcu_state rcu_state = {.lock = __SPIN_LOCK_UNLOCKED};
@@ -43,25 +44,6 @@ static bool gp_in_progress(void)
 void rcu_record_sample(u64 *ring, u64 *count, u64 ns)
 {
 	ring[(*count)++ % RCU_STAT_SAMPLES] = ns;
-}
-
-/* Min, median and max of the samples kept (insertion sort of <= 64). */
-void rcu_sample_stats(const u64 *ring, u64 count, u64 *min, u64 *median,
-		      u64 *max)
-{
-	u64 v[RCU_STAT_SAMPLES];
-	unsigned int n = count < RCU_STAT_SAMPLES ? count : RCU_STAT_SAMPLES;
-
-	for (unsigned int i = 0; i < n; i++) {
-		unsigned int j = i;
-
-		for (; j > 0 && v[j - 1] > ring[i]; j--)
-			v[j] = v[j - 1];
-		v[j] = ring[i];
-	}
-	*min = n ? v[0] : 0;
-	*median = n ? v[n / 2] : 0;
-	*max = n ? v[n - 1] : 0;
 }
 
 static void rcu_gp_end(void);
@@ -266,12 +248,11 @@ void rcu_get_stats(struct rcu_stats *st)
 	st->gp_completed = rcu_state.gp_completed;
 	cpumask_copy(&st->waiting, gp_in_progress() ? &rcu_state.qsmask
 						    : &(struct cpumask){});
-	rcu_sample_stats(rcu_state.gp_ns, rcu_state.nr_gp_samples,
-			 &st->gp_ns_min, &st->gp_ns_median, &st->gp_ns_max);
+	ring_summary(rcu_state.gp_ns, RCU_STAT_SAMPLES, rcu_state.nr_gp_samples,
+		     st->gp_ns);
 	st->nr_gp_samples = rcu_state.nr_gp_samples;
 	spin_unlock_irqrestore(&rcu_state.lock, flags);
-	rcu_exp_stats(&st->exp_ns_min, &st->exp_ns_median, &st->exp_ns_max,
-		      &st->nr_exp_samples);
+	rcu_exp_stats(st->exp_ns, &st->nr_exp_samples);
 }
 
 void rcu_init(void)

@@ -8,6 +8,7 @@
 #include <kernel/cpu.h>
 #include <kernel/irq.h>
 #include <kernel/kunit.h>
+#include "helpers.h"
 #include <kernel/mm.h>
 #include <kernel/params.h>
 #include <kernel/percpu.h>
@@ -26,14 +27,6 @@ static DEFINE_PER_CPU(u64, hp_magic) = HP_MAGIC;
 
 KERNEL_PARAM(hotplug_cycles,
 	     "CPU down/up cycles of the hotplug reader test (default 200)");
-
-static bool have_cpus(struct kunit *test, unsigned int n)
-{
-	if (num_online_cpus() >= n)
-		return true;
-	kunit_skip(test, "needs %u CPUs online", n);
-	return false;
-}
 
 static bool psci_checkable(void)
 {

@@ -1,6 +1,7 @@
 /* Tests of RCU: grace periods wait for readers, callbacks, stalls. */
 #include <kernel/cpu.h>
 #include <kernel/kunit.h>
+#include "helpers.h"
 #include <kernel/mm.h>
 #include <kernel/printk.h>
 #include <kernel/rcupdate.h>
@@ -11,14 +12,6 @@
 #include <kernel/wait.h>
 #include <lib/printf.h>
 #include <string.h>
-
-static bool have_cpus(struct kunit *test, unsigned int n)
-{
-	if (num_online_cpus() >= n)
-		return true;
-	kunit_skip(test, "needs %u CPUs online", n);
-	return false;
-}
 
 struct reader {
 	u64 hold_ns;

@@ -1,21 +1,13 @@
 /* Tests of threads, preemption, sleeping locks, affinity and balancing. */
 #include <kernel/cpu.h>
 #include <kernel/kunit.h>
+#include "helpers.h"
 #include <kernel/mm.h>
 #include <kernel/mutex.h>
 #include <kernel/sched.h>
 #include <kernel/time.h>
 #include <kernel/timer.h>
 #include <kernel/wait.h>
-
-/* False (and the case is skipped) with fewer than n CPUs online. */
-static bool have_cpus(struct kunit *test, unsigned int n)
-{
-	if (num_online_cpus() >= n)
-		return true;
-	kunit_skip(test, "needs %u CPUs online", n);
-	return false;
-}
 
 struct hog_arg {
 	volatile bool stop;

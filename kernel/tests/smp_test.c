@@ -3,19 +3,11 @@
 #include <kernel/cpu.h>
 #include <kernel/irq.h>
 #include <kernel/kunit.h>
+#include "helpers.h"
 #include <kernel/sched.h>
 #include <kernel/smp.h>
 #include <kernel/timer.h>
 #include <kernel/wait.h>
-
-/* False (and the case is skipped) with fewer than n CPUs online. */
-static bool have_cpus(struct kunit *test, unsigned int n)
-{
-	if (num_online_cpus() >= n)
-		return true;
-	kunit_skip(test, "needs %u CPUs online", n);
-	return false;
-}
 
 /* Is every CPU the device tree lists online, each with its own MPIDR? */
 static void smp_all_cpus_online(struct kunit *test)
