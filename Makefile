@@ -33,7 +33,7 @@ LDFLAGS := -nostdlib -static -no-pie -z max-page-size=4096 -z norelro \
 ARCH_OBJS := arch/arm64/head.o arch/arm64/entry.o arch/arm64/cache.o \
 	arch/arm64/smccc.o arch/arm64/early_mmu.o arch/arm64/mmu.o \
 	arch/arm64/traps.o arch/arm64/stacktrace.o arch/arm64/switch.o \
-	arch/arm64/smp.o
+	arch/arm64/smp.o arch/arm64/pen.o
 KERNEL_OBJS := kernel/main.o kernel/printk.o kernel/panic.o \
 	kernel/kallsyms.o kernel/params.o kernel/devicetree.o kernel/board.o \
 	kernel/memblock.o kernel/page_alloc.o kernel/kmalloc.o \
@@ -41,7 +41,7 @@ KERNEL_OBJS := kernel/main.o kernel/printk.o kernel/panic.o \
 	kernel/time.o kernel/percpu.o kernel/cpu.o kernel/smp.o \
 	kernel/sched/core.o kernel/sched/kthread.o kernel/sched/idle.o \
 	kernel/sched/wait.o kernel/sched/mutex.o kernel/sched/hotplug.o \
-	kernel/hotplug.o kernel/hotplug_shell.o kernel/shell.o \
+	kernel/hotplug.o kernel/hotplug_shell.o kernel/cpu_pen.o kernel/shell.o \
 	kernel/console_input.o kernel/rcu/tree.o kernel/rcu/callbacks.o \
 	kernel/rcu/expedited.o kernel/rcu/stall.o kernel/rcu/stats.o kernel/rcu/bench.o \
 	kernel/bench.o kernel/irq.o kernel/timer.o kernel/tick.o \

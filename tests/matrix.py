@@ -235,6 +235,13 @@ BOOTS = [
          append="test=hotplug hotplug_gp=normal hotplug_cycles=100 poweroff",
          timeout=120),
 
+    # Offline CPUs parked in the kernel pen, as on spin-table boards.
+    Boot("hotplug-pen-smp4",
+         ["--smp", "4", "--mem", "256M"],
+         append="hotplug_pen test=hotplug hotplug_cycles=300 poweroff",
+         timeout=120,
+         expect=(r"hotplug_readers_never_see_poison: \d{3} downs",)),
+
     # -- the monitor shell, driven through the console ------------------------
     Boot("shell-virt-smp4",
          ["--smp", "4", "--mem", "256M"],

@@ -9,6 +9,8 @@
 #include <kernel/board.h>
 #include <kernel/cpu.h>
 #include <kernel/cpu_ops.h>
+#include <kernel/cpu_pen.h>
+#include <kernel/params.h>
 #include <kernel/devicetree.h>
 #include <kernel/panic.h>
 #include <kernel/printk.h>
@@ -43,6 +45,12 @@ static struct {
 	u32 cpu_on, cpu_off, affinity_info, system_off; /* 0: absent */
 	u32 migrate_info_type, migrate_info_up_cpu;
 } psci;
+
+/*
+ * hotplug_pen: offline CPUs park in the kernel's pen instead of CPU_OFF,
+ * as on spin-table boards, so QEMU virt can exercise the pen.
+ */
+static bool use_pen;
 
 bool psci_available(void)
 {
@@ -130,6 +138,7 @@ static int psci_probe(const struct dt_device *dev)
 		board.psci.version = 1; /* 0.1 */
 		return 0;
 	}
+	use_pen = param_has("hotplug_pen");
 	ver = psci_call(PSCI_0_2_FN_VERSION, 0, 0, 0);
 	board.psci.version = ver;
 	psci.cpu_on = PSCI_0_2_FN64_CPU_ON;
@@ -144,17 +153,34 @@ static int psci_probe(const struct dt_device *dev)
 
 static int psci_boot_cpu(unsigned int cpu, phys_addr_t entry)
 {
-	int err = psci_cpu_on(cpu_logical_map(cpu), entry, cpu);
+	int err;
 
+	if (cpu_pen_holds(cpu)) {
+		cpu_pen_release(cpu);
+		return 0;
+	}
+	err = psci_cpu_on(cpu_logical_map(cpu), entry, cpu);
 	if (err)
 		pr_err("CPU%u: CPU_ON failed: %s (%d)\n", cpu,
 		       psci_error_name(err), err);
 	return err ? -EIO : 0;
 }
 
+KERNEL_PARAM(hotplug_pen, "offline CPUs park in the kernel pen, not CPU_OFF "
+			  "(tests the spin-table path)");
+
+bool psci_offline_parks(void)
+{
+	return use_pen;
+}
+
 static void psci_die_cpu(unsigned int cpu)
 {
-	int err = psci_cpu_off();
+	int err;
+
+	if (use_pen)
+		cpu_pen_park(cpu);
+	err = psci_cpu_off();
 
 	pr_crit("CPU%u: CPU_OFF failed: %s (%d)\n", cpu, psci_error_name(err),
 		err);
@@ -166,6 +192,8 @@ static int psci_kill_cpu(unsigned int cpu)
 	u64 mpidr = cpu_logical_map(cpu);
 	int state = -1;
 
+	if (use_pen)
+		return cpu_pen_wait(cpu);
 	if (!psci.affinity_info)
 		return 0; /* PSCI 0.1: nothing to ask */
 	/* CPU_OFF usually lands within microseconds: poll fast at first. */

@@ -2,7 +2,8 @@
  * The spin-table enable method (Raspberry Pi firmware, some U-Boots):
  * each secondary CPU waits in WFE, with its MMU off, polling its
  * cpu-release-addr; writing an entry address there and sending an event
- * releases it.
+ * releases it. Taken offline, a CPU cannot go back to the firmware: it
+ * parks in the kernel's pen, and coming up again releases it from there.
  */
 #define pr_fmt(fmt) "spin-table: " fmt
 #include <asm/barrier.h>
@@ -10,6 +11,7 @@
 #include <asm/pgtable.h>
 #include <kernel/board.h>
 #include <kernel/cpu_ops.h>
+#include <kernel/cpu_pen.h>
 #include <kernel/printk.h>
 #include <lib/errno.h>
 
@@ -18,6 +20,10 @@ static int spin_table_boot(unsigned int cpu, phys_addr_t entry)
 	phys_addr_t release = board.cpus[cpu].release_addr;
 	volatile u64 *slot;
 
+	if (cpu_pen_holds(cpu)) { /* offlined earlier: it waits in our pen */
+		cpu_pen_release(cpu);
+		return 0;
+	}
 	if (!release) {
 		pr_err("CPU%u: no cpu-release-addr\n", cpu);
 		return -ENODEV;
@@ -33,8 +39,16 @@ static int spin_table_boot(unsigned int cpu, phys_addr_t entry)
 	return 0;
 }
 
+/* No firmware call can power the CPU off: park it in the kernel's pen. */
+static void spin_table_die(unsigned int cpu)
+{
+	cpu_pen_park(cpu);
+}
+
 static const struct cpu_operations spin_table_ops = {
 	.name = "spin-table",
 	.cpu_boot = spin_table_boot,
+	.cpu_die = spin_table_die,
+	.cpu_kill = cpu_pen_wait,
 };
 CPU_OPS_DECLARE(spin_table, spin_table_ops);

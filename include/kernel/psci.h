@@ -32,5 +32,7 @@ const char *psci_error_name(int err);
 
 /* Fault injection: when non-zero, CPU_ON "fails" with this PSCI code. */
 extern int psci_inject_cpu_on_error;
+/* Offline CPUs park in the kernel pen (hotplug_pen), not CPU_OFF. */
+bool psci_offline_parks(void);
 
 #endif

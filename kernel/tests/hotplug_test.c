@@ -30,7 +30,8 @@ KERNEL_PARAM(hotplug_cycles,
 
 static bool psci_checkable(void)
 {
-	return board.cpus[0].method == ENABLE_METHOD_PSCI && psci_available();
+	return board.cpus[0].method == ENABLE_METHOD_PSCI && psci_available() &&
+	       !psci_offline_parks();
 }
 
 /* Bring every present CPU back, whatever a test did. */
