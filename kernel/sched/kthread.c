@@ -143,10 +143,16 @@ void kthread_parkme(void)
 		 * should_park set, we see the parked completion with it. */
 		if (!smp_load_acquire(&me->should_park))
 			break;
-		if (me->parked) {
-			complete(me->parked);
-			me->parked = NULL;
-		}
+		/*
+		 * Take the completion before signalling it: once it is
+		 * complete, the parker may go on to park us again and store
+		 * a new one, which a later clear would wipe out.
+		 */
+		struct completion *done = __atomic_exchange_n(&me->parked, NULL,
+							      __ATOMIC_ACQ_REL);
+
+		if (done)
+			complete(done);
 		schedule();
 	}
 	__set_current_state(TASK_RUNNING);
