@@ -48,7 +48,7 @@ int console_getchar(void)
 {
 	int c;
 
-	wait_event(rx_wait, (c = take()) >= 0);
+	wait_event_interruptible(rx_wait, (c = take()) >= 0);
 	return c;
 }
 

@@ -6,6 +6,7 @@
 #define pr_fmt(fmt) "fault: " fmt
 #include <kernel/panic.h>
 #include <kernel/printk.h>
+#include <kernel/wait.h>
 #include <string.h>
 
 static const int fault_rodata_target = 42;
@@ -45,6 +46,16 @@ static noinline void fault_undef(void)
 	__asm__ __volatile__("udf #0");
 }
 
+/* Block forever on an event nobody signals: for the hung-task detector. */
+static noinline void fault_hang(void)
+{
+	struct completion never;
+
+	init_completion(&never);
+	pr_info("blocking forever\n");
+	wait_for_completion(&never);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -67,6 +78,8 @@ void fault_inject(const char *what)
 	}
 	if (!strcmp(what, "panic"))
 		panic("deliberate panic (fault=panic)");
-	pr_err("unknown fault '%s' (rodata text exec null undef panic)\n",
+	if (!strcmp(what, "hang"))
+		fault_hang();
+	pr_err("unknown fault '%s' (rodata text exec null undef panic hang)\n",
 	       what);
 }

@@ -46,7 +46,7 @@ void hotplug_init(void);
 void cpuhp_boot_cpu_online(void);
 
 KERNEL_PARAM(loglevel, "console log level 0-8 (default 7: all but debug)");
-KERNEL_PARAM(fault, "deliberate fault: rodata text exec null undef panic");
+KERNEL_PARAM(fault, "deliberate fault: rodata text exec null undef panic hang");
 
 /*
  * Without a usable device tree there is no console to be found: say why
@@ -159,6 +159,7 @@ static int kernel_init(void *unused)
 	hotplug_init();
 	cpuhp_boot_cpu_online();
 	rcu_spawn_cpu_thread(0);
+	hung_task_init();
 	smp_init();
 	if (param_get("fault", arg, sizeof(arg)))
 		fault_inject(arg);

@@ -259,6 +259,15 @@ BOOTS = [
          expect=(r"Kernel panic", r"\bESR\b", r"\bFAR\b", r"\bELR\b", REGISTERS),
          expect_in_order=(r"Call trace:",
                           r"^\s+fault_inject\+0x[0-9a-f]+/0x[0-9a-f]+")),
+    # A thread blocked forever is reported with its backtrace (then panics).
+    Boot("hung-task",
+         ["--smp", "2"],
+         append="fault=hang hung_task_timeout=2 hung_task_panic poweroff",
+         ktap=False,
+         expect=(r"INFO: task init \(pid \d+\) blocked for more than 2 seconds",
+                 r"Kernel panic - not syncing: hung_task"),
+         expect_in_order=(r"blocked for more than", r"^\s+wait_for_completion\+",
+                          r"^\s+fault_hang\+")),
     # A DTB cut short: the kernel must say so and stop (no PSCI to power off).
     Boot("dtb-truncated",
          ["--smp", "2"],

@@ -76,5 +76,7 @@ struct sched_cpu_stats {
 };
 void sched_cpu_stats(unsigned int cpu, struct sched_cpu_stats *st);
 void show_threads(void);
+/* Start the hung-task detector (hung_task_timeout=). */
+void hung_task_init(void);
 
 #endif

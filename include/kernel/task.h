@@ -62,6 +62,10 @@ struct task_struct {
 	u64 vruntime_ns; /* CPU time used, for fair picking */
 	u64 exec_start_ns;
 
+	/* The hung-task detector's view (kernel/sched/hung_task.c). */
+	u64 hung_seen;
+	u64 hung_since_ns;
+
 	/* Accounting. */
 	u64 sum_exec_ns;
 	u64 nr_switches;

@@ -35,17 +35,24 @@ void prepare_to_wait(struct wait_queue_head *wq, struct wait_queue_entry *e,
 void finish_wait(struct wait_queue_head *wq, struct wait_queue_entry *e);
 void wake_up(struct wait_queue_head *wq);
 
-#define wait_event(wq, cond)                                                \
-	do {                                                                \
-		DEFINE_WAIT(__w);                                           \
-		for (;;) {                                                  \
-			prepare_to_wait(&(wq), &__w, TASK_UNINTERRUPTIBLE); \
-			if (cond)                                           \
-				break;                                      \
-			schedule();                                         \
-		}                                                           \
-		finish_wait(&(wq), &__w);                                   \
+#define __wait_event(wq, cond, state)                        \
+	do {                                                 \
+		DEFINE_WAIT(__w);                            \
+		for (;;) {                                   \
+			prepare_to_wait(&(wq), &__w, state); \
+			if (cond)                            \
+				break;                       \
+			schedule();                          \
+		}                                            \
+		finish_wait(&(wq), &__w);                    \
 	} while (0)
+#define wait_event(wq, cond) __wait_event(wq, cond, TASK_UNINTERRUPTIBLE)
+/*
+ * For threads that wait for work, maybe for ever (no signals exist here,
+ * so only the state differs): the hung-task detector leaves them alone.
+ */
+#define wait_event_interruptible(wq, cond) \
+	__wait_event(wq, cond, TASK_INTERRUPTIBLE)
 
 /* Like wait_event(); returns the jiffies left (>= 1) or 0 on timeout. */
 #define wait_event_timeout(wq, cond, timeout)                               \

@@ -195,6 +195,18 @@ static const char *state_name(const struct task_struct *p)
 	return p->state < (int)ARRAY_SIZE(names) ? names[p->state] : "?";
 }
 
+/* Call fn(p, arg) for every thread, under tasklist_lock (IRQs off). */
+void for_each_task(void (*fn)(struct task_struct *p, u64 arg), u64 arg)
+{
+	struct task_struct *p;
+	unsigned long flags;
+
+	spin_lock_irqsave(&tasklist_lock, flags);
+	list_for_each_entry (p, &tasklist, tasks)
+		fn(p, arg);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+}
+
 void show_threads(void)
 {
 	struct task_struct *p;

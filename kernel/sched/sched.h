@@ -34,6 +34,7 @@ extern struct rq runqueues[NR_CPUS];
 
 void cpu_startup_entry(void) __noreturn;
 void sched_init_runqueues(void);
+void for_each_task(void (*fn)(struct task_struct *p, u64 arg), u64 arg);
 bool idle_balance(struct rq *rq);
 void schedule_dead(void) __noreturn;
 struct task_struct *fork_idle(unsigned int cpu);
