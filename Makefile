@@ -57,7 +57,7 @@ DRIVER_OBJS := drivers/serial/pl011.o drivers/firmware/psci.o \
 	drivers/clocksource/arm_arch_timer.o
 OBJS := $(addprefix $(B)/,$(ARCH_OBJS) $(KERNEL_OBJS) $(LIB_OBJS) $(DRIVER_OBJS))
 
-.PHONY: all run test host-test clean help setup
+.PHONY: all run test host-test clean help setup gdb
 all: $(B)/Image $(B)/kernel.elf
 
 help:
@@ -66,6 +66,7 @@ help:
 	@echo "make test       boot the test matrix and run host tests"
 	@echo "make host-test  host unit tests of lib/ (ASan + UBSan)"
 	@echo "make DEBUG=1    build with -Og for stepping in GDB"
+	@echo "make gdb        gdb-multiarch on a QEMU started with ./qemu.sh --gdb"
 
 # Tools: installed through apt when missing (tools/setup.sh says what).
 $(B)/.setup-ok: tools/setup.sh
@@ -123,6 +124,11 @@ run: $(B)/Image
 
 test: $(B)/Image
 	python3 tests/run.py
+
+# Attach to `./qemu.sh --gdb` (another terminal), helpers loaded.
+gdb: $(B)/kernel.elf
+	gdb-multiarch -q $(B)/kernel.elf -ex 'target remote :1234' \
+		-ex 'source tools/gdb/hotplug.py'
 
 host-test: $(B)/.setup-ok
 	$(MAKE) -C tests/host
