@@ -9,6 +9,7 @@
 #include <kernel/cpu.h>
 #include <kernel/irq.h>
 #include <kernel/kunit.h>
+#include "helpers.h"
 #include <kernel/mm.h>
 #include <kernel/percpu.h>
 #include <kernel/preempt.h>
@@ -71,14 +72,6 @@ static bool need_irqchip(struct kunit *test)
 	if (irqchip)
 		return true;
 	kunit_skip(test, "no interrupt controller");
-	return false;
-}
-
-static bool need_cpus(struct kunit *test, unsigned int n)
-{
-	if (num_online_cpus() >= n)
-		return true;
-	kunit_skip(test, "needs %u online CPUs", n);
 	return false;
 }
 
@@ -287,7 +280,7 @@ static void irq_spi_runs_where_it_is_routed(struct kunit *test)
 	unsigned int target;
 	int old;
 
-	if (!need_irqchip(test) || !need_cpus(test, 2))
+	if (!need_irqchip(test) || !have_cpus(test, 2))
 		return;
 	probe_reset();
 	old = irq_get_affinity(TEST_SPI);
@@ -314,7 +307,7 @@ static void irq_sgi_reaches_every_other_cpu(struct kunit *test)
 	struct cpumask others;
 	unsigned int me, cpu, n;
 
-	if (!need_irqchip(test) || !need_cpus(test, 2))
+	if (!need_irqchip(test) || !have_cpus(test, 2))
 		return;
 	probe_reset();
 	KUNIT_ASSERT_EQ(
@@ -346,7 +339,7 @@ static void irq_migrate_moves_every_spi_away(struct kunit *test)
 	unsigned int me, irq, left = 0;
 	int *saved;
 
-	if (!need_irqchip(test) || !need_cpus(test, 2))
+	if (!need_irqchip(test) || !have_cpus(test, 2))
 		return;
 	saved = kcalloc(irqchip->nr_irqs, sizeof(*saved));
 	KUNIT_ASSERT_NOT_NULL(test, saved);

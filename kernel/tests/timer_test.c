@@ -6,6 +6,7 @@
  */
 #include <kernel/cpu.h>
 #include <kernel/kunit.h>
+#include "helpers.h"
 #include <kernel/percpu.h>
 #include <kernel/preempt.h>
 #include <kernel/time.h>
@@ -79,14 +80,6 @@ static bool need_tick(struct kunit *test)
 	if (wait_for(tick_count_cpu(cpu) != before, 4 * USEC_PER_SEC / HZ))
 		return true;
 	kunit_skip(test, "the tick does not run");
-	return false;
-}
-
-static bool need_cpus(struct kunit *test, unsigned int n)
-{
-	if (num_online_cpus() >= n)
-		return true;
-	kunit_skip(test, "needs %u online CPUs", n);
 	return false;
 }
 
@@ -294,7 +287,7 @@ static void timer_add_on_other_cpu(struct kunit *test)
 	static struct test_timer tt;
 	unsigned int me, target = NR_CPUS, cpu;
 
-	if (!need_tick(test) || !need_cpus(test, 2))
+	if (!need_tick(test) || !have_cpus(test, 2))
 		return;
 	test_timer_init(&tt);
 	preempt_disable();
@@ -349,7 +342,7 @@ static void timer_del_sync_waits_for_callback(struct kunit *test)
 	unsigned int me, target = NR_CPUS, cpu;
 	bool started, finished;
 
-	if (!need_tick(test) || !need_cpus(test, 2))
+	if (!need_tick(test) || !have_cpus(test, 2))
 		return;
 	memset(&slow_tt, 0, sizeof(slow_tt));
 	timer_setup(&slow_tt.timer, slow_timer_fn);
