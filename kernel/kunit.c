@@ -6,6 +6,9 @@
 #include <kernel/kunit.h>
 #include <kernel/params.h>
 #include <kernel/printk.h>
+#include <kernel/rcupdate.h>
+#include <kernel/sched.h>
+#include <kernel/timer.h>
 #include <lib/printf.h>
 #include <string.h>
 
@@ -67,6 +70,25 @@ static bool selected(const char *list, const char *name)
 	return false;
 }
 
+/*
+ * After a case: wait for the threads it started to exit and be freed,
+ * and for its RCU callbacks, so that the next case starts from a quiet
+ * machine (memory counters compare equal) however slow the host is.
+ * Threads still there after 10 s are named as left behind.
+ */
+static void settle(struct kunit *test, unsigned int threads)
+{
+	u64 deadline = jiffies + msecs_to_jiffies(10000);
+
+	while (nr_threads() > threads && jiffies < deadline)
+		msleep(1);
+	rcu_barrier();
+	if (nr_threads() > threads)
+		pr_info("        # %s: %u thread(s) still running after the "
+			"case\n",
+			test->name, nr_threads() - threads);
+}
+
 struct totals {
 	int pass, fail, skip;
 };
@@ -84,8 +106,10 @@ static bool run_suite(const struct kunit_suite *suite, int index,
 	pr_info("    1..%d\n", n);
 	for (c = suite->cases; c->name; c++) {
 		struct kunit test = {.name = c->name};
+		unsigned int threads = nr_threads();
 
 		c->run(&test);
+		settle(&test, threads);
 		i++;
 		if (test.failed) {
 			fail++;

@@ -46,6 +46,9 @@ void yield(void);
 /* In long loops: a quiescent state for RCU, and a chance to reschedule. */
 void cond_resched(void);
 __noreturn void do_exit(int code);
+/* Threads that exist (idle threads included): exited ones are gone from
+ * the count once their stack is freed. */
+unsigned int nr_threads(void);
 
 #define set_current_state(s) smp_store_release(&current->state, (s))
 #define __set_current_state(s) WRITE_ONCE(current->state, (s))

@@ -28,6 +28,7 @@ struct task_struct init_task = {
 static DEFINE_SPINLOCK(tasklist_lock);
 static LIST_HEAD(tasklist);
 static int last_pid;
+static unsigned int nr_tasks; /* under tasklist_lock */
 
 static void tasklist_add(struct task_struct *p)
 {
@@ -36,6 +37,7 @@ static void tasklist_add(struct task_struct *p)
 	spin_lock_irqsave(&tasklist_lock, flags);
 	p->pid = last_pid++;
 	list_add_tail(&p->tasks, &tasklist);
+	WRITE_ONCE(nr_tasks, nr_tasks + 1);
 	spin_unlock_irqrestore(&tasklist_lock, flags);
 }
 
@@ -117,13 +119,14 @@ struct task_struct *fork_idle(unsigned int cpu)
 
 void release_task(struct task_struct *p)
 {
-	if (p == &init_task)
-		return; /* its stack is the boot stack, in the image */
 	unsigned long flags;
 
 	spin_lock_irqsave(&tasklist_lock, flags);
 	list_del(&p->tasks);
+	WRITE_ONCE(nr_tasks, nr_tasks - 1);
 	spin_unlock_irqrestore(&tasklist_lock, flags);
+	if (p == &init_task)
+		return; /* its stack is the boot stack, in the image */
 	free_pages(p->stack, get_order(THREAD_SIZE));
 	kfree(p);
 }
@@ -177,6 +180,11 @@ void kthread_unpark(struct task_struct *t)
 {
 	smp_store_release(&t->should_park, false);
 	wake_up_process(t);
+}
+
+unsigned int nr_threads(void)
+{
+	return READ_ONCE(nr_tasks);
 }
 
 void do_exit(int code)

@@ -177,7 +177,7 @@ static void rcu_many_callbacks_all_run(struct kunit *test)
 	static struct flood_arg args[NR_CPUS];
 	static int count;
 	struct mem_stats before, after;
-	unsigned int cpu, total = 0;
+	unsigned int cpu, total = 0, threads = nr_threads();
 
 	rcu_barrier();
 	mem_get_stats(&before);
@@ -200,7 +200,7 @@ static void rcu_many_callbacks_all_run(struct kunit *test)
 	rcu_barrier();
 	KUNIT_EXPECT_EQ(test, total, per_cpu * num_online_cpus());
 	KUNIT_EXPECT_EQ(test, READ_ONCE(count), total);
-	msleep(20); /* let the flood threads be reaped */
+	KUNIT_EXPECT_TRUE(test, wait_threads_reaped(threads));
 	mem_get_stats(&after);
 	KUNIT_EXPECT_EQ(test, after.kmalloc_objects, before.kmalloc_objects);
 }

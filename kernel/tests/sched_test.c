@@ -269,9 +269,9 @@ static int exits_with(void *p)
 static void sched_threads_exit_cleanly(struct kunit *test)
 {
 	struct completion done;
+	unsigned int threads = nr_threads();
 	struct mem_stats a, b;
 
-	msleep(20); /* let earlier tests' threads be reaped */
 	mem_get_stats(&a);
 	for (int i = 0; i < 50; i++) {
 		init_completion(&done);
@@ -279,7 +279,7 @@ static void sched_threads_exit_cleanly(struct kunit *test)
 			test, kthread_run(exits_with, &done, "short/%d", i));
 		wait_for_completion(&done);
 	}
-	msleep(20);
+	KUNIT_EXPECT_TRUE(test, wait_threads_reaped(threads));
 	mem_get_stats(&b);
 	KUNIT_EXPECT_EQ(test, b.free_pages, a.free_pages);
 	KUNIT_EXPECT_EQ(test, b.kmalloc_objects, a.kmalloc_objects);
