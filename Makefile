@@ -93,6 +93,8 @@ $(B)/%.o: %.c $(HEADERS) Makefile | $(GENERATED)
 
 # Runs with the MMU off: Device memory faults on unaligned accesses.
 $(B)/arch/arm64/early_mmu.o: CFLAGS += -mstrict-align -fno-stack-protector
+# It changes the canary: its own frames must not check it.
+$(B)/kernel/stackprotector.o: CFLAGS += -fno-stack-protector
 
 $(B)/%.o: %.S $(HEADERS) Makefile | $(GENERATED)
 	@mkdir -p $(dir $@)

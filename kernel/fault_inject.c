@@ -46,6 +46,15 @@ static noinline void fault_undef(void)
 	__asm__ __volatile__("udf #0");
 }
 
+/* Write past a stack array: the canary check on return must catch it. */
+static noinline void fault_smash_stack(void)
+{
+	char buf[16];
+
+	memset(launder(buf), 0x41, 32); /* to the canary, not far past */
+	pr_info("smashed: %c\n", buf[0]);
+}
+
 /* Block forever on an event nobody signals: for the hung-task detector. */
 static noinline void fault_hang(void)
 {
@@ -62,7 +71,7 @@ static const struct {
 } faults[] = {
 	{"rodata", fault_write_rodata}, {"text", fault_write_text},
 	{"exec", fault_exec_data},	{"null", fault_read_null},
-	{"undef", fault_undef},
+	{"undef", fault_undef},		{"stack", fault_smash_stack},
 };
 
 void fault_inject(const char *what)

@@ -22,6 +22,7 @@
 #include <kernel/params.h>
 #include <kernel/percpu.h>
 #include <kernel/printk.h>
+#include <kernel/stackprotector.h>
 #include <kernel/rcupdate.h>
 #include <kernel/sched.h>
 #include <kernel/shell.h>
@@ -184,6 +185,7 @@ void start_kernel(phys_addr_t dtb_pa, u32 entry_el, phys_addr_t kimage_pa)
 	board.dtb_pa = dtb_pa;
 	if (dt_init(dtb_pa) || board_init(initial_boot_params))
 		boot_failed("no valid device tree");
+	boot_init_stack_canary(initial_boot_params);
 	console_init();
 	memory_init();
 	smp_setup_cpu_maps();
