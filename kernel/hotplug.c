@@ -233,14 +233,18 @@ static void rollback(unsigned int cpu, int last)
 			run_step(cpu, i, false);
 }
 
+/* The failing step's error is returned (-ENOMEM, -EIO, -ETIMEDOUT...). */
 static int cpuhp_up(unsigned int cpu)
 {
 	for (int i = 0; i < CPUHP_NR_STEPS; i++) {
+		int err;
+
 		if (cpuhp_steps[i].on_cpu)
 			continue;
-		if (run_step(cpu, i, true)) {
+		err = run_step(cpu, i, true);
+		if (err) {
 			rollback(cpu, i);
-			return -EIO;
+			return err;
 		}
 	}
 	return 0;

@@ -124,7 +124,7 @@ static void slab_free(struct page *page, void *obj)
 
 void *kmalloc(size_t size)
 {
-	if (!size)
+	if (!size || should_fail_alloc())
 		return NULL;
 	if (size <= class_size(NR_CLASSES - 1))
 		return slab_alloc(size_class(size));

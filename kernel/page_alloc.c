@@ -9,7 +9,10 @@
  * the PG_buddy/order fields of free pages and the counters.
  */
 #define pr_fmt(fmt) "mm: " fmt
+#include <kernel/current.h>
 #include <kernel/mm.h>
+#include <kernel/preempt.h>
+#include <kernel/task.h>
 #include <kernel/panic.h>
 #include <kernel/printk.h>
 #include <kernel/spinlock.h>
@@ -87,13 +90,23 @@ static void __free_block(struct page *page, unsigned int order)
 	add_free_block(pfn_to_page(pfn), order);
 }
 
+bool should_fail_alloc(void)
+{
+	struct task_struct *t;
+
+	if (!mm_ready() || in_interrupt())
+		return false;
+	t = current;
+	return t->fail_alloc_nth && --t->fail_alloc_nth == 0;
+}
+
 void *__get_free_pages(unsigned int order)
 {
 	struct page *page = NULL;
 	unsigned long flags;
 	unsigned int o;
 
-	if (order >= MAX_ORDER)
+	if (order >= MAX_ORDER || should_fail_alloc())
 		return NULL;
 	spin_lock_irqsave(&page_alloc_lock, flags);
 	for (o = order; o < MAX_ORDER; o++)

@@ -44,6 +44,14 @@ bool mm_ready(void);
 struct page *virt_to_page(const void *va);
 void *page_to_virt(const struct page *page);
 
+/*
+ * Fault injection for tests: true when the calling thread's
+ * fail_alloc_nth count runs out at this allocation. Only the thread's
+ * own allocations count (not interrupts'), so a test can fail each
+ * allocation of an operation in turn and check every error path.
+ */
+bool should_fail_alloc(void);
+
 void *__get_free_pages(unsigned int order);
 void free_pages(void *addr, unsigned int order);
 void *get_zeroed_page(void);

@@ -83,6 +83,9 @@ struct task_struct {
 	bool parkable;
 	bool should_park;
 	struct completion *parked;
+
+	/* Fault injection: this thread's nth allocation from now fails. */
+	unsigned int fail_alloc_nth;
 };
 
 BUILD_BUG_ON(offsetof(struct task_struct, cpu_context) != 0);

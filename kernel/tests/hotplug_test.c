@@ -6,6 +6,7 @@
 #include <asm/barrier.h>
 #include <kernel/board.h>
 #include <kernel/cpu.h>
+#include <kernel/current.h>
 #include <kernel/irq.h>
 #include <kernel/kunit.h>
 #include "helpers.h"
@@ -15,6 +16,7 @@
 #include <kernel/psci.h>
 #include <kernel/rcupdate.h>
 #include <kernel/sched.h>
+#include <kernel/task.h>
 #include <kernel/time.h>
 #include <kernel/timer.h>
 #include <kernel/wait.h>
@@ -225,11 +227,17 @@ static void hotplug_bound_thread_refuses(struct kunit *test)
 }
 
 /*
- * CPU_ON fails (fault injected): is the up rolled back, its per-CPU area
- * freed, the mask unchanged and every memory counter as before?
+ * CPU_ON fails (fault injected) with each error PSCI defines for it: is
+ * the up rolled back, its per-CPU area freed, the mask unchanged and
+ * every memory counter as before?
  */
 static void hotplug_failed_up_rolls_back(struct kunit *test)
 {
+	static const int errors[] = {
+		PSCI_RET_INVALID_PARAMS,   PSCI_RET_DENIED,
+		PSCI_RET_ALREADY_ON,	   PSCI_RET_ON_PENDING,
+		PSCI_RET_INTERNAL_FAILURE, PSCI_RET_INVALID_ADDRESS,
+	};
 	unsigned int cpu = nr_cpu_ids - 1;
 	struct mem_stats before, after;
 	struct cpumask mask;
@@ -242,15 +250,64 @@ static void hotplug_failed_up_rolls_back(struct kunit *test)
 	rcu_barrier(); /* what the down freed after a grace period */
 	cpumask_copy(&mask, cpu_online_mask);
 	mem_get_stats(&before);
-	psci_inject_cpu_on_error = PSCI_RET_DENIED;
-	KUNIT_EXPECT_NE(test, cpu_up(cpu), 0);
-	psci_inject_cpu_on_error = 0;
-	mem_get_stats(&after);
-	KUNIT_EXPECT_TRUE(test, cpumask_equal(&mask, cpu_online_mask));
-	KUNIT_EXPECT_NULL(test, percpu_area(cpu));
-	KUNIT_EXPECT_EQ(test, after.free_pages, before.free_pages);
-	KUNIT_EXPECT_EQ(test, after.kmalloc_objects, before.kmalloc_objects);
+	for (unsigned int i = 0; i < ARRAY_SIZE(errors); i++) {
+		psci_inject_cpu_on_error = errors[i];
+		KUNIT_EXPECT_NE(test, cpu_up(cpu), 0);
+		psci_inject_cpu_on_error = 0;
+		rcu_barrier();
+		mem_get_stats(&after);
+		KUNIT_EXPECT_TRUE(test, cpumask_equal(&mask, cpu_online_mask));
+		KUNIT_EXPECT_NULL(test, percpu_area(cpu));
+		KUNIT_EXPECT_EQ(test, after.free_pages, before.free_pages);
+		KUNIT_EXPECT_EQ(test, after.kmalloc_objects,
+				before.kmalloc_objects);
+	}
 	KUNIT_EXPECT_EQ(test, cpu_up(cpu), 0);
+}
+
+/*
+ * Each allocation cpu_up() makes fails in turn: does every one give
+ * -ENOMEM with the mask, the CPU's area and the memory counters as
+ * before, until with none failing the CPU comes up?
+ */
+static void hotplug_up_survives_alloc_failures(struct kunit *test)
+{
+	unsigned int cpu = nr_cpu_ids - 1, n;
+	struct mem_stats before, after;
+	struct cpumask mask;
+	int err = -ENOMEM;
+
+	if (!have_cpus(test, 2))
+		return;
+	KUNIT_ASSERT_EQ(test, cpu_down(cpu), 0);
+	rcu_barrier();
+	cpumask_copy(&mask, cpu_online_mask);
+	mem_get_stats(&before);
+	for (n = 1; n < 100 && err; n++) {
+		current->fail_alloc_nth = n;
+		err = cpu_up(cpu);
+		current->fail_alloc_nth = 0;
+		if (!err)
+			break;
+		rcu_barrier();
+		mem_get_stats(&after);
+		KUNIT_EXPECT_EQ(test, err, -ENOMEM);
+		KUNIT_EXPECT_TRUE(test, cpumask_equal(&mask, cpu_online_mask));
+		KUNIT_EXPECT_NULL(test, percpu_area(cpu));
+		KUNIT_EXPECT_EQ(test, after.free_pages, before.free_pages);
+		KUNIT_EXPECT_EQ(test, after.kmalloc_objects,
+				before.kmalloc_objects);
+		if (test->failed) {
+			kunit_info(test, "allocation %u failing broke it", n);
+			break;
+		}
+	}
+	kunit_info(test, "%u allocation(s) failed in turn, then up", n - 1);
+	KUNIT_EXPECT_GT(test, n, 1); /* at least one failure was injected */
+	KUNIT_EXPECT_EQ(test, err, 0);
+	KUNIT_EXPECT_TRUE(test, cpu_online(cpu));
+	if (!cpu_online(cpu))
+		KUNIT_EXPECT_EQ(test, cpu_up(cpu), 0);
 }
 
 /* Does going down give the CPU's area and idle stack back (mem counters)? */
@@ -389,6 +446,7 @@ static const struct kunit_case hotplug_cases[] = {
 	KUNIT_CASE(hotplug_bound_thread_refuses),
 	KUNIT_CASE(hotplug_down_frees_memory),
 	KUNIT_CASE(hotplug_failed_up_rolls_back),
+	KUNIT_CASE(hotplug_up_survives_alloc_failures),
 	KUNIT_CASE(hotplug_moves_threads_timers_irqs),
 	KUNIT_CASE(hotplug_boot_cpu),
 	KUNIT_CASE(hotplug_readers_never_see_poison),
