@@ -13,10 +13,13 @@ LIBFDT_A := /usr/lib/aarch64-linux-gnu/libfdt.a
 LIBFDT_HDRS := /usr/include/libfdt.h /usr/include/fdt.h /usr/include/libfdt_env.h
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo 0.1)
 
+# DEBUG=1: -Og for stepping in GDB (frame pointers are always on). Same
+# build/ directory: $(B)/.opt records the level, so switching rebuilds all.
 OPT := -O2
 ifeq ($(DEBUG),1)
 OPT := -Og
 endif
+GDB_PORT ?= 1234
 
 CFLAGS := -std=gnu11 $(OPT) -g -Wall -Wextra -Werror -Wno-unused-parameter \
 	-ffreestanding -nostdinc -isystem $(B)/gcc-include \
@@ -57,7 +60,7 @@ DRIVER_OBJS := drivers/serial/pl011.o drivers/firmware/psci.o \
 	drivers/clocksource/arm_arch_timer.o
 OBJS := $(addprefix $(B)/,$(ARCH_OBJS) $(KERNEL_OBJS) $(LIB_OBJS) $(DRIVER_OBJS))
 
-.PHONY: all run test host-test clean help setup gdb
+.PHONY: all run test host-test clean help setup gdb FORCE
 all: $(B)/Image $(B)/kernel.elf
 
 help:
@@ -67,6 +70,7 @@ help:
 	@echo "make host-test  host unit tests of lib/ (ASan + UBSan)"
 	@echo "make DEBUG=1    build with -Og for stepping in GDB"
 	@echo "make gdb        gdb-multiarch on a QEMU started with ./qemu.sh --gdb"
+	@echo "                (GDB_PORT=N for ./qemu.sh --gdb --gdb-port N)"
 
 # Tools: installed through apt when missing (tools/setup.sh says what).
 $(B)/.setup-ok: tools/setup.sh
@@ -86,7 +90,11 @@ $(B)/include/libfdt.h: | $(B)/.setup-ok
 HEADERS := $(shell find include arch kernel -name '*.h')
 GENERATED := $(B)/include/libfdt.h $(B)/gcc-include
 
-$(B)/%.o: %.c $(HEADERS) Makefile | $(GENERATED)
+$(B)/.opt: FORCE
+	@mkdir -p $(B)
+	@echo '$(OPT)' | cmp -s - $@ || echo '$(OPT)' > $@
+
+$(B)/%.o: %.c $(HEADERS) Makefile $(B)/.opt | $(GENERATED)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	@$(CC) $(CFLAGS) -c $< -o $@
@@ -127,9 +135,10 @@ run: $(B)/Image
 test: $(B)/Image
 	python3 tests/run.py
 
-# Attach to `./qemu.sh --gdb` (another terminal), helpers loaded.
+# Attach to `./qemu.sh --gdb [--gdb-port N]` (another terminal), helpers
+# loaded: make gdb [GDB_PORT=N].
 gdb: $(B)/kernel.elf
-	gdb-multiarch -q $(B)/kernel.elf -ex 'target remote :1234' \
+	gdb-multiarch -q $(B)/kernel.elf -ex 'target remote :$(GDB_PORT)' \
 		-ex 'source tools/gdb/hotplug.py'
 
 host-test: $(B)/.setup-ok

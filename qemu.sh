@@ -45,7 +45,9 @@ Quit by hand with Ctrl-A X.
   --dump-dtb FILE         write the device tree QEMU would pass to the kernel
                           (with the command line of --append) and exit
   --image FILE            kernel Image to boot (default build/Image)
-  --gdb                   wait for GDB on port 1234 (-s -S)
+  --gdb                   start halted, wait for GDB on port 1234
+                          (-gdb tcp::1234 -S)
+  --gdb-port N            with --gdb: the gdbstub's TCP port (default 1234)
   --timeout SECS          kill QEMU after SECS s: prints "qemu.sh: timeout
                           after SECS s" and exits 124
   --extra "QEMU ARGS"     more QEMU arguments (split on spaces)
@@ -82,7 +84,7 @@ up_to_date() {
 
 machine=virt smp=4 gic=2 el2=0 cpu=cortex-a53 mem=256M
 append="" append_set=0 uboot=0 bad_dtb="" dtb="" dump_dtb=""
-image=$build/Image gdb=0 timeout_s="" extra=()
+image=$build/Image gdb=0 gdb_port=1234 timeout_s="" extra=()
 smp_set=0 mem_set=0 cpu_set=0 gic_set=0
 
 need_arg() { [ $# -ge 2 ] || die "$1 needs an argument (try --help)"; }
@@ -102,6 +104,7 @@ while [ $# -gt 0 ]; do
     --dump-dtb) need_arg "$@"; dump_dtb=$2; shift ;;
     --image)    need_arg "$@"; image=$2; shift ;;
     --gdb)      gdb=1 ;;
+    --gdb-port) need_arg "$@"; gdb_port=$2; shift ;;
     --timeout)  need_arg "$@"; timeout_s=$2; shift ;;
     --extra)    need_arg "$@"; read -ra more <<<"$2"; extra+=("${more[@]}"); shift ;;
     -h|--help)  usage; exit 0 ;;
@@ -124,6 +127,8 @@ done
 [ -z "$dump_dtb" ] || { [ "$uboot" = 0 ] && [ -z "$bad_dtb" ]; } ||
   die "--dump-dtb shows what -kernel would pass; drop --uboot/--bad-dtb"
 [[ "$append" != *$'\n'* ]] || die "--append must be one line"
+[[ "$gdb_port" =~ ^[1-9][0-9]*$ ]] && [ "$gdb_port" -le 65535 ] ||
+  die "--gdb-port wants a TCP port (1-65535), not '$gdb_port'"
 
 case "$machine" in
   virt)
@@ -268,14 +273,14 @@ else
   [ -z "$dtb" ] || cmd+=(-dtb "$dtb")
 fi
 
-[ "$gdb" = 0 ] || cmd+=(-s -S)
+[ "$gdb" = 0 ] || cmd+=(-gdb "tcp::$gdb_port" -S)
 cmd+=("${extra[@]}")
 
 echo "qemu.sh: $(print_cmd "${cmd[@]}")" >&2
 if [ "$gdb" = 1 ]; then
   kelf=$(dirname "$image")/kernel.elf
   echo "qemu.sh: waiting for GDB; attach with:" >&2
-  echo "  gdb-multiarch $kelf -ex 'target remote :1234'" >&2
+  echo "  gdb-multiarch $kelf -ex 'target remote :$gdb_port'" >&2
 fi
 
 if [ -z "$timeout_s" ]; then

@@ -49,7 +49,7 @@ static noinline void fault_undef(void)
 /* Write past a stack array: the canary check on return must catch it. */
 static noinline void fault_smash_stack(void)
 {
-	char buf[16];
+	char buf[16] = ""; /* -Og warns on launder() of it otherwise */
 
 	memset(launder(buf), 0x41, 32); /* to the canary, not far past */
 	pr_info("smashed: %c\n", buf[0]);
