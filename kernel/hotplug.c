@@ -295,6 +295,7 @@ static const char *down_refusal(unsigned int cpu)
 
 int cpu_down(unsigned int cpu)
 {
+	enum cpuhp_phase phase;
 	const char *why;
 	u64 t0;
 	int err;
@@ -311,7 +312,15 @@ int cpu_down(unsigned int cpu)
 	t0 = ktime_get_ns();
 	WRITE_ONCE(cpu_phase[cpu], CPUHP_PHASE_GOING_DOWN);
 	err = cpuhp_down(cpu);
-	WRITE_ONCE(cpu_phase[cpu], err ? CPUHP_PHASE_ONLINE : CPUHP_PHASE_OFF);
+	/* A failure before the CPU left is undone (it is online again); one
+	 * after leaves it gone but not confirmed off. */
+	if (!err)
+		phase = CPUHP_PHASE_OFF;
+	else if (cpu_online(cpu))
+		phase = CPUHP_PHASE_ONLINE;
+	else
+		phase = CPUHP_PHASE_UNCONFIRMED;
+	WRITE_ONCE(cpu_phase[cpu], phase);
 	if (err) {
 		hp_stats.down_failed++;
 	} else {
@@ -320,6 +329,27 @@ int cpu_down(unsigned int cpu)
 	}
 	mutex_unlock(&cpu_hotplug_lock);
 	return err;
+}
+
+/*
+ * A CPU whose down stopped at "not confirmed off": ask the firmware
+ * again, and if it is off now, free what the down kept.
+ */
+static int finish_unconfirmed_down(unsigned int cpu)
+{
+	const struct cpu_operations *ops = get_cpu_ops(cpu);
+
+	if (ops->cpu_kill && ops->cpu_kill(cpu)) {
+		pr_err("CPU%u: still not confirmed off: not restarting it\n",
+		       cpu);
+		return -EBUSY;
+	}
+	for (int i = CPUHP_BRINGUP - 1; i >= 0; i--)
+		if (!cpuhp_steps[i].on_cpu)
+			run_step(cpu, i, false);
+	WRITE_ONCE(cpu_phase[cpu], CPUHP_PHASE_OFF);
+	pr_info("CPU%u: confirmed off at last\n", cpu);
+	return 0;
 }
 
 int cpu_up(unsigned int cpu)
@@ -334,6 +364,13 @@ int cpu_up(unsigned int cpu)
 		pr_err("CPU%u: already online\n", cpu);
 		mutex_unlock(&cpu_hotplug_lock);
 		return -EALREADY;
+	}
+	if (cpu_phase[cpu] == CPUHP_PHASE_UNCONFIRMED) {
+		err = finish_unconfirmed_down(cpu);
+		if (err) {
+			mutex_unlock(&cpu_hotplug_lock);
+			return err;
+		}
 	}
 	t0 = ktime_get_ns();
 	WRITE_ONCE(cpu_phase[cpu], CPUHP_PHASE_COMING_UP);

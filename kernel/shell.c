@@ -52,6 +52,7 @@ static const char *phase_name(unsigned int cpu)
 		[CPUHP_PHASE_COMING_UP] = "coming-up",
 		[CPUHP_PHASE_ONLINE] = "online",
 		[CPUHP_PHASE_GOING_DOWN] = "going-down",
+		[CPUHP_PHASE_UNCONFIRMED] = "unconfirmed",
 	};
 
 	return names[cpuhp_phase(cpu)];

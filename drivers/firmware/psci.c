@@ -95,8 +95,17 @@ int psci_cpu_off(void)
 	return psci_call(psci.cpu_off, 0, 0, 0);
 }
 
+int psci_inject_affinity_on;
+
 int psci_affinity_info(u64 mpidr)
 {
+	int n = READ_ONCE(psci_inject_affinity_on);
+
+	if (n) {
+		if (n > 0)
+			WRITE_ONCE(psci_inject_affinity_on, n - 1);
+		return PSCI_AFFINITY_ON;
+	}
 	return psci_call(psci.affinity_info, mpidr, 0, 0);
 }
 
@@ -203,11 +212,12 @@ static int psci_kill_cpu(unsigned int cpu)
 			return 0;
 		udelay(10);
 	}
-	for (int ms = 0; ms <= CPU_KILL_TIMEOUT_MS; ms += CPU_KILL_POLL_MS) {
+	/* Then by the clock: a sleep may last longer than asked. */
+	for (u64 end = ktime_get_ns() + CPU_KILL_TIMEOUT_MS * 1000000ULL;;) {
 		state = psci_affinity_info(mpidr);
 		if (state == PSCI_AFFINITY_OFF)
 			return 0;
-		if (state < 0)
+		if (state < 0 || ktime_get_ns() > end)
 			break;
 		msleep(CPU_KILL_POLL_MS);
 	}

@@ -99,6 +99,9 @@ enum cpuhp_phase {
 	CPUHP_PHASE_COMING_UP,
 	CPUHP_PHASE_ONLINE,
 	CPUHP_PHASE_GOING_DOWN,
+	/* Went down but the firmware never confirmed it off: its stack and
+	 * per-CPU area are kept, and cpu_up() asks again before reuse. */
+	CPUHP_PHASE_UNCONFIRMED,
 };
 enum cpuhp_phase cpuhp_phase(unsigned int cpu);
 

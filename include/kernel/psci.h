@@ -32,6 +32,9 @@ const char *psci_error_name(int err);
 
 /* Fault injection: when non-zero, CPU_ON "fails" with this PSCI code. */
 extern int psci_inject_cpu_on_error;
+/* Fault injection: AFFINITY_INFO answers ON this many more times (<0:
+ * for ever), as a CPU slow to go off, or one that never does. */
+extern int psci_inject_affinity_on;
 /* Offline CPUs park in the kernel pen (hotplug_pen), not CPU_OFF. */
 bool psci_offline_parks(void);
 

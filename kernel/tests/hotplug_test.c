@@ -310,6 +310,61 @@ static void hotplug_up_survives_alloc_failures(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, cpu_up(cpu), 0);
 }
 
+/*
+ * CPU_OFF lands late: AFFINITY_INFO says ON for a while (fault
+ * injected). Does the down wait for OFF and then complete normally?
+ */
+static void hotplug_slow_off_waits(struct kunit *test)
+{
+	unsigned int cpu = nr_cpu_ids - 1;
+
+	if (!have_cpus(test, 2) || !psci_checkable()) {
+		kunit_skip(test, "needs 2 CPUs and PSCI");
+		return;
+	}
+	psci_inject_affinity_on = 220; /* the fast polls, then a few sleeps */
+	KUNIT_EXPECT_EQ(test, cpu_down(cpu), 0);
+	KUNIT_EXPECT_EQ(test, psci_inject_affinity_on, 0); /* all asked */
+	psci_inject_affinity_on = 0;
+	KUNIT_EXPECT_EQ(test, cpuhp_phase(cpu), CPUHP_PHASE_OFF);
+	KUNIT_EXPECT_NULL(test, percpu_area(cpu));
+	KUNIT_EXPECT_EQ(test, cpu_up(cpu), 0);
+}
+
+/*
+ * CPU_OFF never confirmed: AFFINITY_INFO says ON for ever. Does the
+ * down fail with the CPU out of the mask but its memory kept, a restart
+ * be refused while the firmware still says ON, and succeed once it says
+ * OFF, with every memory counter as before?
+ */
+static void hotplug_unconfirmed_off_kept(struct kunit *test)
+{
+	unsigned int cpu = nr_cpu_ids - 1;
+	struct mem_stats before, after;
+
+	if (!have_cpus(test, 2) || !psci_checkable()) {
+		kunit_skip(test, "needs 2 CPUs and PSCI");
+		return;
+	}
+	rcu_barrier();
+	mem_get_stats(&before);
+	psci_inject_affinity_on = -1;
+	KUNIT_EXPECT_EQ(test, cpu_down(cpu), -ETIMEDOUT);
+	KUNIT_EXPECT_FALSE(test, cpu_online(cpu));
+	KUNIT_EXPECT_EQ(test, cpuhp_phase(cpu), CPUHP_PHASE_UNCONFIRMED);
+	KUNIT_EXPECT_NOT_NULL(test, percpu_area(cpu)); /* not freed */
+	KUNIT_EXPECT_EQ(test, cpu_up(cpu), -EBUSY);
+	KUNIT_EXPECT_FALSE(test, cpu_online(cpu));
+	psci_inject_affinity_on = 0;
+	KUNIT_EXPECT_EQ(test, cpu_up(cpu), 0);
+	KUNIT_EXPECT_TRUE(test, cpu_online(cpu));
+	KUNIT_EXPECT_EQ(test, cpuhp_phase(cpu), CPUHP_PHASE_ONLINE);
+	rcu_barrier();
+	mem_get_stats(&after);
+	KUNIT_EXPECT_EQ(test, after.free_pages, before.free_pages);
+	KUNIT_EXPECT_EQ(test, after.kmalloc_objects, before.kmalloc_objects);
+}
+
 /* Does going down give the CPU's area and idle stack back (mem counters)? */
 static void hotplug_down_frees_memory(struct kunit *test)
 {
@@ -447,6 +502,8 @@ static const struct kunit_case hotplug_cases[] = {
 	KUNIT_CASE(hotplug_down_frees_memory),
 	KUNIT_CASE(hotplug_failed_up_rolls_back),
 	KUNIT_CASE(hotplug_up_survives_alloc_failures),
+	KUNIT_CASE(hotplug_slow_off_waits),
+	KUNIT_CASE(hotplug_unconfirmed_off_kept),
 	KUNIT_CASE(hotplug_moves_threads_timers_irqs),
 	KUNIT_CASE(hotplug_boot_cpu),
 	KUNIT_CASE(hotplug_readers_never_see_poison),

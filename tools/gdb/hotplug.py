@@ -13,7 +13,7 @@ register), never by thread order.
 """
 import gdb
 
-PHASES = ["off", "coming-up", "online", "going-down"]
+PHASES = ["off", "coming-up", "online", "going-down", "unconfirmed"]
 
 
 def sym(name):
