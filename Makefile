@@ -60,7 +60,7 @@ DRIVER_OBJS := drivers/serial/pl011.o drivers/firmware/psci.o \
 	drivers/clocksource/arm_arch_timer.o
 OBJS := $(addprefix $(B)/,$(ARCH_OBJS) $(KERNEL_OBJS) $(LIB_OBJS) $(DRIVER_OBJS))
 
-.PHONY: all run test host-test clean help setup gdb FORCE
+.PHONY: all run test host-test model clean help setup gdb FORCE
 all: $(B)/Image $(B)/kernel.elf
 
 help:
@@ -68,6 +68,7 @@ help:
 	@echo "make run        boot the kernel in QEMU (installs what is missing)"
 	@echo "make test       boot the test matrix and run host tests"
 	@echo "make host-test  host unit tests of lib/ (ASan + UBSan)"
+	@echo "make model      spin model check of hotplug vs RCU (docs/model.md)"
 	@echo "make DEBUG=1    build with -Og for stepping in GDB"
 	@echo "make gdb        gdb-multiarch on a QEMU started with ./qemu.sh --gdb"
 	@echo "                (GDB_PORT=N for ./qemu.sh --gdb --gdb-port N)"
@@ -143,6 +144,10 @@ gdb: $(B)/kernel.elf
 
 host-test: $(B)/.setup-ok
 	$(MAKE) -C tests/host
+
+# Promela model of cpu_down()/cpu_up() against RCU, checked with spin.
+model: $(B)/.setup-ok
+	tools/model/check.sh
 
 clean:
 	rm -rf $(B)

@@ -45,6 +45,7 @@ REQUIREMENTS=(
   "file:/usr/lib/aarch64-linux-gnu/libfdt.a:libfdt-dev:arm64"
   "file:/usr/include/libfdt.h:libfdt-dev:arm64"
   "cmd:timeout:coreutils"
+  "cmd:spin:spin"
 )
 
 # Fills the global arrays `missing` (what is absent) and `packages` (the

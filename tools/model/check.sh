@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# Model-check tools/model/hotplug_rcu.pml with spin (docs/model.md):
+#   1 model_safety    no reader uses a freed per-CPU area, no deadlock
+#   2 model_liveness  every grace period that starts ends, and every
+#                     synchronize_rcu() of cpu_down() returns (weak fairness)
+#   3 model_mutant    without the grace period in cpu_down() (NO_GP_WAIT)
+#                     spin must find the use-after-free
+# Prints KTAP version 1; exits 0 only if all three pass. Runs from any
+# directory; works in build/model/ under the repository root.
+set -u
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../.." && pwd)
+model=$here/hotplug_rcu.pml
+scratch=$root/build/model
+
+for tool in spin gcc; do
+	if ! command -v "$tool" >/dev/null 2>&1; then
+		echo "check.sh: '$tool' not found: install it" \
+		     "(apt-get install $tool, or tools/setup.sh)" >&2
+		exit 1
+	fi
+done
+
+CFLAGS="-O2 -w"
+DEPTH=3000000 # DFS stack; the safety search reaches ~400000
+
+# run NAME SPIN_DEFINES CC_DEFINES PAN_ARGS: build and run pan in
+# $scratch/NAME; sets out (pan's output), states, errors, secs.
+run() {
+	local name=$1 sdefs=$2 cdefs=$3 pargs=$4 dir=$scratch/$1 t0 t1
+	rm -rf "$dir" && mkdir -p "$dir" && cp "$model" "$dir/" || return 1
+	t0=$(date +%s.%N)
+	out=$(cd "$dir" &&
+		spin $sdefs -a hotplug_rcu.pml >spin.log 2>&1 &&
+		gcc $CFLAGS $cdefs -o pan pan.c >gcc.log 2>&1 &&
+		./pan $pargs 2>&1 | tee pan.log)
+	t1=$(date +%s.%N)
+	secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
+	states=$(sed -n 's/^ *\([0-9.e+]*\) states, stored.*/\1/p' <<<"$out")
+	errors=$(sed -n 's/.*errors: \([0-9]*\).*/\1/p' <<<"$out")
+	states=${states:-?}
+	errors=${errors:-?}
+}
+
+diag() {
+	echo "# $1: states stored $states, errors $errors, ${secs}s" \
+	     "(log: build/model/$1/pan.log)"
+}
+
+fails=0
+echo "KTAP version 1"
+echo "1..3"
+
+# 1: safety (assertions, invalid end states)
+run safety "" "-DSAFETY" "-m$DEPTH"
+diag safety
+if [ "$errors" = 0 ] && ! grep -q "max search depth too small" <<<"$out"
+then
+	echo "ok 1 model_safety"
+else
+	grep -E "pan:|error" <<<"$out" | head -5 | sed 's/^/# /'
+	echo "not ok 1 model_safety"
+	fails=$((fails + 1))
+fi
+
+# 2: liveness, LTL gp_ends under weak fairness (5 processes + claim)
+run liveness "-DLIVENESS" "-DNFAIR=3" "-a -f -m$DEPTH"
+diag liveness
+if [ "$errors" = 0 ] && ! grep -q "max search depth too small" <<<"$out"
+then
+	echo "ok 2 model_liveness"
+else
+	grep -E "pan:|error" <<<"$out" | head -5 | sed 's/^/# /'
+	echo "not ok 2 model_liveness"
+	fails=$((fails + 1))
+fi
+
+# 3: the mutant must fail; breadth-first, so the trail is the shortest
+run mutant "-DNO_GP_WAIT" "-DSAFETY -DBFS" ""
+diag mutant
+if [ "$errors" != 0 ] && [ "$errors" != "?" ] &&
+	[ -s "$scratch/mutant/hotplug_rcu.pml.trail" ]; then
+	grep -E "^pan:1:" <<<"$out" | head -1 | sed 's/^/# counterexample: /'
+	echo "# replay: cd build/model/mutant &&" \
+	     "spin -DNO_GP_WAIT -t -p -g hotplug_rcu.pml"
+	echo "ok 3 model_mutant"
+else
+	echo "# the NO_GP_WAIT mutant produced no counterexample"
+	echo "not ok 3 model_mutant"
+	fails=$((fails + 1))
+fi
+
+[ "$fails" = 0 ]
