@@ -121,7 +121,7 @@ proctype cpu(byte c)
 		/* rcu_read_lock(): preempt_disable() */
 		if
 		:: qsmask[c] -> skipped = true /* the tick has not come yet */
-		:: else -> skip
+		:: else -> skipped = false
 		fi;
 		in_rs[c] = true
 	   };
