@@ -20,6 +20,8 @@ printk timestamp `[    0.012345] ` is removed; use (?i) for case-insensitive.
 To add a boot, copy an entry. Run one alone: `tests/run.py --only NAME`.
 """
 
+import os
+import random
 import re
 from dataclasses import dataclass
 
@@ -181,6 +183,24 @@ SHELL_SMP4 = (
 )
 
 
+def shell_fuzz_script(seed=2013, chunks=24, size=160):
+    """Random bytes typed at the shell (a fixed seed, so a failure can be
+    replayed; SHELL_FUZZ_SEED=N picks another), Enter after each chunk;
+    then the shell must still answer. A chunk is one line (too long, or
+    an unknown command, with its non-printable bytes counted)."""
+    rng = random.Random(int(os.environ.get("SHELL_FUZZ_SEED", seed)))
+    # Nothing inside a chunk that ends a line and prompts again (CR, LF,
+    # ^C, ^U): one Enter, one prompt, so the steps stay in step.
+    alphabet = [b for b in range(256) if b not in (0x0a, 0x0d, 0x03, 0x15)]
+    steps = [Step(PROMPT, bytes(rng.choice(alphabet) for _ in range(size)) + b"\r")
+             for _ in range(chunks)]
+    return tuple(steps) + (
+        Step(PROMPT, "help\r", expect=(HELP,)),
+        Step(PROMPT, "cpus\r", check=cpus_table([0x0, 0x1])),
+        Step(PROMPT, "poweroff\r"),
+    )
+
+
 def smp_boot(name, qemu, expect=(), timeout=0):
     """test=all on an SMP virt machine: every CPU the DTB lists comes up."""
     cpus = int(qemu[qemu.index("--smp") + 1])
@@ -248,6 +268,13 @@ BOOTS = [
          ktap=False,
          script=SHELL_SMP4,
          forbid=(r"Kernel panic", r"\bWARNING\b", r"unknown command '0123456789")),
+
+    # Random bytes on the UART: no crash, and the shell still answers.
+    Boot("shell-fuzz-smp2",
+         ["--smp", "2"],
+         ktap=False,
+         script=shell_fuzz_script(),
+         forbid=(r"Kernel panic", r"\bWARNING\b", r"Unable to handle")),
 
     # -- negative tests: expected lines, no KTAP ------------------------------
     # A write to .rodata must end in a panic with a full report and a
