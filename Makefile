@@ -46,7 +46,7 @@ KERNEL_OBJS := kernel/main.o kernel/printk.o kernel/panic.o \
 	kernel/sched/wait.o kernel/sched/mutex.o kernel/sched/hotplug.o kernel/sched/hung_task.o \
 	kernel/hotplug.o kernel/hotplug_shell.o kernel/cpu_pen.o kernel/shell.o \
 	kernel/console_input.o kernel/rcu/tree.o kernel/rcu/callbacks.o \
-	kernel/rcu/expedited.o kernel/rcu/stall.o kernel/rcu/stats.o kernel/rcu/bench.o \
+	kernel/rcu/expedited.o kernel/rcu/stall.o kernel/rcu/stats.o kernel/rcu/bench.o kernel/rcu/torture.o \
 	kernel/bench.o kernel/irq.o kernel/timer.o kernel/tick.o \
 	kernel/tests/mm_test.o kernel/tests/mmu_test.o \
 	kernel/tests/boot_test.o kernel/tests/smp_test.o kernel/tests/sched_test.o \
@@ -60,7 +60,7 @@ DRIVER_OBJS := drivers/serial/pl011.o drivers/firmware/psci.o \
 	drivers/clocksource/arm_arch_timer.o
 OBJS := $(addprefix $(B)/,$(ARCH_OBJS) $(KERNEL_OBJS) $(LIB_OBJS) $(DRIVER_OBJS))
 
-.PHONY: all run test host-test model clean help setup gdb FORCE
+.PHONY: all run test host-test model torture clean help setup gdb FORCE
 all: $(B)/Image $(B)/kernel.elf
 
 help:
@@ -69,6 +69,7 @@ help:
 	@echo "make test       boot the test matrix and run host tests"
 	@echo "make host-test  host unit tests of lib/ (ASan + UBSan)"
 	@echo "make model      spin model check of hotplug vs RCU (docs/model.md)"
+	@echo "make torture    long RCU + hotplug tortures, -smp 4 and 8 (TORTURE_SECS=600)"
 	@echo "make DEBUG=1    build with -Og for stepping in GDB"
 	@echo "make gdb        gdb-multiarch on a QEMU started with ./qemu.sh --gdb"
 	@echo "                (GDB_PORT=N for ./qemu.sh --gdb --gdb-port N)"
@@ -146,6 +147,10 @@ host-test: $(B)/.setup-ok
 	$(MAKE) -C tests/host
 
 # Promela model of cpu_down()/cpu_up() against RCU, checked with spin.
+# Long RCU + hotplug tortures (docs/reliability.md); TORTURE_SECS per boot.
+torture: $(B)/Image
+	tools/torture.sh
+
 model: $(B)/.setup-ok
 	tools/model/check.sh
 

@@ -154,6 +154,7 @@ static void apply_params(void)
  */
 static int kernel_init(void *unused)
 {
+	unsigned long secs;
 	char arg[256];
 
 	rcu_stall_init();
@@ -166,6 +167,8 @@ static int kernel_init(void *unused)
 		fault_inject(arg);
 	if (param_get("test", arg, sizeof(arg)))
 		kunit_run_tests(arg);
+	if (!param_get_ulong("torture", &secs))
+		rcu_torture_run(secs);
 	if (param_get("bench", arg, sizeof(arg)))
 		bench_run(arg);
 	if (param_has("poweroff"))

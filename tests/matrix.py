@@ -269,6 +269,35 @@ BOOTS = [
          script=SHELL_SMP4,
          forbid=(r"Kernel panic", r"\bWARNING\b", r"unknown command '0123456789")),
 
+    # RCU + hotplug torture: no reader sees an object a grace period after
+    # its removal while CPUs go down and up at random; and a mutant whose
+    # grace periods end at once must be caught (no hotplug there: freeing
+    # per-CPU areas early could crash the kernel before the verdict).
+    Boot("torture-smp4",
+         ["--smp", "4"],
+         append="torture=10 poweroff",
+         ktap=False, timeout=120,
+         expect=(r"rcu-torture: --- End of test: SUCCESS$",
+                 r"rcu-torture: Reader Pipe: \d+ \d+ 0 0 0 0 0 0 0 0 0$",
+                 r"rcu-torture: onoff: onOK/onTry [1-9]\d*/\d+ offOK/offTry [1-9]\d*/"),
+         forbid=(r"Kernel panic", r"\bWARNING\b", r"FAILURE")),
+    Boot("torture-smp8-gicv3",
+         ["--smp", "8", "--gic", "3"],
+         append="torture=10 hz=250 poweroff",
+         ktap=False, timeout=120,
+         expect=(r"rcu-torture: --- End of test: SUCCESS$",
+                 r"rcu-torture: Reader Pipe: \d+ \d+ 0 0 0 0 0 0 0 0 0$",
+                 r"rcu-torture: onoff: onOK/onTry [1-9]\d*/\d+ offOK/offTry [1-9]\d*/"),
+         forbid=(r"Kernel panic", r"\bWARNING\b", r"FAILURE")),
+    Boot("torture-mutant-early-gp",
+         ["--smp", "4"],
+         append="torture=5 torture_mutant=early_gp torture_onoff=0 poweroff",
+         ktap=False, timeout=120,
+         expect=(r"rcu-torture: MUTANT: grace periods end as soon as they start",
+                 r"rcu-torture: \d+ reads saw an object a grace period after its removal",
+                 r"rcu-torture: --- End of test: FAILURE$"),
+         forbid=(r"Kernel panic", r"SUCCESS")),
+
     # Random bytes on the UART: no crash, and the shell still answers.
     Boot("shell-fuzz-smp2",
          ["--smp", "2"],

@@ -65,6 +65,8 @@ void rcu_report_dead(unsigned int cpu); /* the dying CPU, last of all */
 void rcutree_migrate_callbacks(unsigned int cpu); /* after cpu died */
 int rcu_spawn_cpu_thread(unsigned int cpu); /* its callback thread */
 void rcu_stall_init(void);
+/* torture=SECONDS: the RCU + hotplug torture (kernel/rcu/torture.c). */
+void rcu_torture_run(unsigned long seconds);
 
 struct rcu_stats {
 	long gp_seq; /* grace periods started */

@@ -14,6 +14,9 @@
 
 #define RCU_STAT_SAMPLES 64
 
+/* torture_mutant=early_gp: a grace period ends as it starts (torture.c). */
+extern bool rcu_mutant_early_gp;
+
 struct rcu_state {
 	spinlock_t lock; /* guards everything below */
 

@@ -48,6 +48,8 @@ void rcu_record_sample(u64 *ring, u64 *count, u64 ns)
 
 static void rcu_gp_end(void);
 
+bool rcu_mutant_early_gp;
+
 /* Start the next grace period. Caller holds rcu_state.lock. */
 static void rcu_gp_start(void)
 {
@@ -58,6 +60,8 @@ static void rcu_gp_start(void)
 	rcu_state.stall_next_ns =
 		rcu_state.gp_start_ns + rcu_stall_timeout_ms * 1000000ULL;
 	cpumask_copy(&rcu_state.qsmask, &rcu_state.cpus);
+	if (unlikely(rcu_mutant_early_gp))
+		cpumask_clear(&rcu_state.qsmask); /* deliberately broken */
 	smp_mb(); /* qsmask before dynticks: paired with rcu_idle_enter() */
 	for_each_cpu (cpu, &rcu_state.qsmask)
 		if (!(READ_ONCE(rcu_data[cpu].dynticks) & 1))

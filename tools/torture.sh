@@ -1,0 +1,34 @@
+#!/bin/bash
+# make torture: long RCU + hotplug tortures on virt -smp 4 and -smp 8, one
+# boot each (TORTURE_SECS seconds, default 600; hz=1000 so that grace
+# periods, which end at ticks, come fast), then the totals over all boots.
+# Logs: build/torture-smpN.log. Exit 1 if any boot did not end in SUCCESS.
+set -u
+cd "$(dirname "$0")/.."
+secs=${TORTURE_SECS:-600}
+status=0
+tot_gp=0 tot_on=0 tot_off=0 tot_reads=0
+for smp in 4 8; do
+  log=build/torture-smp$smp.log
+  gic=2; [ "$smp" -gt 8 ] && gic=3
+  echo "torture: -smp $smp for $secs s (log: $log)"
+  ./qemu.sh --smp "$smp" --gic "$gic" --timeout $((secs + 120)) \
+    --append "torture=$secs hz=1000 poweroff" > "$log" 2>&1
+  grep -E "rcu-torture: (rtc|Reader Pipe|Free-Block|onoff|---)" "$log" |
+    sed 's/^\[[^]]*\] */  /'
+  if ! grep -q "End of test: SUCCESS" "$log"; then
+    echo "torture: -smp $smp did not end in SUCCESS"; status=1
+    tail -n 30 "$log"
+    continue
+  fi
+  gp=$(sed -n 's/.*grace periods \([0-9]*\).*/\1/p' "$log" | tail -1)
+  reads=$(sed -n 's/.*reads \([0-9]*\), grace.*/\1/p' "$log" | tail -1)
+  on=$(sed -n 's/.*onOK\/onTry \([0-9]*\)\/.*/\1/p' "$log" | tail -1)
+  off=$(sed -n 's/.*offOK\/offTry \([0-9]*\)\/.*/\1/p' "$log" | tail -1)
+  tot_gp=$((tot_gp + gp)) tot_reads=$((tot_reads + reads))
+  tot_on=$((tot_on + on)) tot_off=$((tot_off + off))
+done
+echo "torture: totals: $tot_gp grace periods, $tot_off downs + $tot_on ups" \
+  "(hotplug cycles: $(( tot_on < tot_off ? tot_on : tot_off ))), $tot_reads reads," \
+  "$([ $status = 0 ] && echo 'no errors' || echo 'FAILURES')"
+exit $status
