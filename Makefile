@@ -46,7 +46,8 @@ KERNEL_OBJS := kernel/main.o kernel/printk.o kernel/panic.o \
 	kernel/sched/wait.o kernel/sched/mutex.o kernel/sched/hotplug.o kernel/sched/hung_task.o \
 	kernel/hotplug.o kernel/hotplug_shell.o kernel/cpu_pen.o kernel/shell.o \
 	kernel/console_input.o kernel/rcu/tree.o kernel/rcu/callbacks.o \
-	kernel/rcu/expedited.o kernel/rcu/stall.o kernel/rcu/stats.o kernel/rcu/bench.o kernel/rcu/torture.o \
+	kernel/rcu/expedited.o kernel/rcu/stall.o kernel/rcu/stats.o kernel/rcu/bench.o \
+	kernel/rcu/torture.o \
 	kernel/bench.o kernel/irq.o kernel/timer.o kernel/tick.o \
 	kernel/tests/mm_test.o kernel/tests/mmu_test.o \
 	kernel/tests/boot_test.o kernel/tests/smp_test.o kernel/tests/sched_test.o \
