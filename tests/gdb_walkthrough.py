@@ -200,6 +200,24 @@ try:
                           for c in hp_online)
     report(agree, "hp_cpus_agrees_with_shell_cpus",
            f"shell {shell}, hp-cpus {hp_online}")
+    # The per-CPU areas: hp-cpus' last column against the shell's.
+    shell_area, hp_area = {}, {}
+    for line in table.splitlines()[1:]:
+        m = re.match(r"(?:\[\s*[0-9.]+\])?\s*(\d+)\s+0x[0-9a-f]+\s+online\s.*\s(0x[0-9a-f]+)$",
+                     line.strip())
+        if m:
+            shell_area[int(m.group(1))] = int(m.group(2), 16)
+    for line in hp.splitlines()[1:]:
+        w = line.split()
+        if w[4] == "online":
+            hp_area[int(w[0])] = int(w[-1], 16)
+    report(shell_area and shell_area == hp_area, "hp_cpus_areas_agree_with_shell",
+           f"shell {shell_area}, hp-cpus {hp_area}")
+    # hp-log reads the ring: it holds what the console printed.
+    hplog = run("hp-log")
+    report("CPU3 is down" in hplog and "Boot complete." in hplog,
+           "hp_log_has_console_lines",
+           f"{len(hplog.splitlines())} lines from the ring")
 
     # 4. `on 3`: CPU_ON, then the physical entry with the MMU off.
     entry_pa = phys("secondary_entry")
