@@ -2,7 +2,7 @@
  * RCU torture (torture=SECONDS), in the manner of Linux's rcutorture.
  *
  * A writer keeps replacing the object readers see and retires the old one
- * through call_rcu() (and, every other round, synchronize_rcu() first).
+ * through call_rcu() (and, one round in eight, synchronize_rcu() first).
  * A retired object's pipe count starts at 1 and goes up by one at each
  * grace period after its removal; at PIPE_LEN it is freed. A reader that
  * picked an object up before its removal must be done before the first
@@ -37,7 +37,7 @@ KERNEL_PARAM(torture_mutant, "early_gp: grace periods end at once (tests "
 			     "that the torture catches it)");
 
 #define PIPE_LEN 10
-#define NR_OBJS 32
+#define NR_OBJS 64
 #define MAX_READERS NR_CPUS
 
 struct torture_obj {
@@ -135,7 +135,7 @@ static int torture_writer(void *arg)
 		if (!old)
 			continue;
 		WRITE_ONCE(old->pipe, 1); /* removed */
-		if (writes & 1) {
+		if (!(writes & 7)) {
 			synchronize_rcu();
 			syncs++;
 		}
