@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """The `make test` harness: boots the kernel in QEMU in every configuration of
 tests/matrix.py, checks each console log (KTAP results, banner, expected
-lines), runs the host unit tests (`make -C tests/host`), and ends with one
-line `N passed, N failed`.
+lines), runs the host-side checks of TOOL_CHECKS (host unit tests, the
+Promela model, the GDB walkthrough), and ends with one line
+`N passed, N failed`. --only NAME selects boots and host checks by name.
 
 Usage: tests/run.py [--only NAME] [--list] [--jobs N] [--timeout S] [--no-host]
                     [--image FILE] [--self-test]
@@ -645,14 +646,25 @@ def run_boot(boot, timeout, image):
     return boot_checks(boot, run), run, log_path
 
 
-def run_host_tests():
-    log_path = os.path.join(LOG_DIR, "host.log")
-    if not os.path.exists("tests/host/Makefile"):
-        return [Check("host tests", False, "tests/host/Makefile not found")], log_path, 0.0
+# Checks that run on the host and print KTAP: (name, argv, log file, prefix,
+# needed file). Each is one group in the summary, after the boots.
+TOOL_CHECKS = [
+    ("host tests", ["make", "-C", "tests/host"], "host.log", "host.", "tests/host/Makefile"),
+    ("model", ["tools/model/check.sh"], "model.log", "model.", "tools/model/check.sh"),
+    ("gdb walkthrough", [sys.executable, "tests/gdb_walkthrough.py"], "gdb.log", "gdb.",
+     "tests/gdb_walkthrough.py"),
+]
+
+
+def run_tool_check(name, argv, log_name, prefix, needed):
+    """Run one KTAP-printing host command; its checks, log path and time."""
+    log_path = os.path.join(LOG_DIR, log_name)
+    if not os.path.exists(needed):
+        return [Check(name, False, f"{needed} not found")], log_path, 0.0
     start = time.monotonic()
     with open(log_path, "w") as log:
         try:
-            proc = subprocess.run(["make", "-C", "tests/host"], stdin=subprocess.DEVNULL,
+            proc = subprocess.run(argv, stdin=subprocess.DEVNULL,
                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                   timeout=HOST_TIMEOUT)
             output, status = proc.stdout.decode("utf-8", "replace"), proc.returncode
@@ -660,11 +672,12 @@ def run_host_tests():
             output, status = (e.stdout or b"").decode("utf-8", "replace"), "timeout"
         log.write(output)
     lines = [strip_timestamp(line) for line in output.splitlines()]
-    checks = ktap_checks(parse_ktap(lines), "host.")
+    checks = ktap_checks(parse_ktap(lines), prefix)
+    what = " ".join(argv)
     if status != 0 and all(c.ok for c in checks):
-        checks.append(Check("make -C tests/host", False, f"exit status {status}"))
+        checks.append(Check(what, False, f"exit status {status}"))
     elif not checks:
-        checks.append(Check("make -C tests/host", False, "no test results printed"))
+        checks.append(Check(what, False, "no test results printed"))
     return checks, log_path, time.monotonic() - start
 
 
@@ -860,7 +873,7 @@ def parse_args():
     ap.add_argument("--jobs", type=int, default=2, help="boots run in parallel (2)")
     ap.add_argument("--timeout", type=int, default=0,
                     help=f"seconds per boot (default: the boot's own or {DEFAULT_TIMEOUT})")
-    ap.add_argument("--no-host", action="store_true", help="skip make -C tests/host")
+    ap.add_argument("--no-host", action="store_true", help="skip the host-side checks (unit tests, model, GDB)")
     ap.add_argument("--image", help="kernel Image to boot (default build/Image)")
     ap.add_argument("--self-test", action="store_true",
                     help="test the KTAP parser and the console script, and exit")
@@ -938,9 +951,12 @@ def main():
         p, f = run_boots(boots, args)
         passed, failed = passed + p, failed + f
         if not args.no_host:
-            checks, log_path, seconds = run_host_tests()
-            p, f = report("host tests", checks, seconds, log_path)
-            passed, failed = passed + p, failed + f
+            for name, *rest in TOOL_CHECKS:
+                if args.only and not any(o in name for o in args.only):
+                    continue
+                checks, log_path, seconds = run_tool_check(name, *rest)
+                p, f = report(name, checks, seconds, log_path)
+                passed, failed = passed + p, failed + f
     except KeyboardInterrupt:
         print("run.py: interrupted", file=sys.stderr)
         return 130
