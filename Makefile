@@ -61,7 +61,7 @@ DRIVER_OBJS := drivers/serial/pl011.o drivers/firmware/psci.o \
 	drivers/clocksource/arm_arch_timer.o
 OBJS := $(addprefix $(B)/,$(ARCH_OBJS) $(KERNEL_OBJS) $(LIB_OBJS) $(DRIVER_OBJS))
 
-.PHONY: all run test host-test model torture clean help setup gdb FORCE
+.PHONY: all run test host-test model torture fuzz clean help setup gdb FORCE
 all: $(B)/Image $(B)/kernel.elf
 
 help:
@@ -71,6 +71,7 @@ help:
 	@echo "make host-test  host unit tests of lib/ (ASan + UBSan)"
 	@echo "make model      spin model check of hotplug vs RCU (docs/model.md)"
 	@echo "make torture    long RCU + hotplug tortures, -smp 4 and 8 (TORTURE_SECS=600)"
+	@echo "make fuzz       libFuzzer on the device-tree code (FUZZ_TIME=600 s, docs/fuzzing.md)"
 	@echo "make DEBUG=1    build with -Og for stepping in GDB"
 	@echo "make gdb        gdb-multiarch on a QEMU started with ./qemu.sh --gdb"
 	@echo "                (GDB_PORT=N for ./qemu.sh --gdb --gdb-port N)"
@@ -154,6 +155,9 @@ torture: $(B)/Image
 
 model: $(B)/.setup-ok
 	tools/model/check.sh
+
+fuzz: $(B)/.setup-ok
+	$(MAKE) -C tests/fuzz long
 
 clean:
 	rm -rf $(B)

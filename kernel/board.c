@@ -35,7 +35,13 @@ static void copy_string(char *dst, size_t len, const void *fdt, int node,
 
 static int read_memory(const void *fdt)
 {
-	struct fdt_range r[BOARD_MAX_MEM];
+	/*
+	 * r holds the memory ranges, then the reservations: sized for the
+	 * larger. It once had BOARD_MAX_MEM entries while up to
+	 * BOARD_MAX_RESERVED were written, a stack overflow on a tree with
+	 * more than 16 reservations (found by tests/fuzz).
+	 */
+	struct fdt_range r[max(BOARD_MAX_MEM, BOARD_MAX_RESERVED)];
 	int n = fdt_memory_ranges(fdt, r, BOARD_MAX_MEM);
 
 	for (int i = 0; i < n; i++) {

@@ -44,6 +44,9 @@ REQUIREMENTS=(
   "file:/usr/include/stdio.h:libc6-dev"
   "file:/usr/lib/aarch64-linux-gnu/libfdt.a:libfdt-dev:arm64"
   "file:/usr/include/libfdt.h:libfdt-dev:arm64"
+  "cmd:clang:clang"
+  "file:/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a:libclang-rt-14-dev"
+  "file:/usr/lib/x86_64-linux-gnu/libfdt.so.1:libfdt1"
   "cmd:timeout:coreutils"
   "cmd:spin:spin"
 )

@@ -1,0 +1,72 @@
+/*
+ * libFuzzer target: the input is a flattened device tree handed to the
+ * kernel as the boot loader would, and read by the kernel's own code in
+ * its boot order: dt_init() (header and fdt_check_full()), board_init(),
+ * board_print(), dt_probe_class() for every class; then the lib/fdt.c
+ * helpers and dt_read_irq() on every node of a tree dt_init() accepted.
+ */
+#include <kernel/board.h>
+#include <kernel/devicetree.h>
+#include <lib/fdt.h>
+#include <libfdt.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz.h"
+
+static void walk_nodes(const void *fdt)
+{
+	static const char *const compat[] = {"arm,pl011", "simple-bus", NULL};
+	struct fdt_range r[8];
+	struct board_irq irq;
+	u64 addr, size;
+	u32 v;
+	int node, depth = 0, i, n;
+
+	fdt_memory_ranges(fdt, r, ARRAY_SIZE(r));
+	fdt_reserved_ranges(fdt, r, ARRAY_SIZE(r));
+	fdt_stdout_node(fdt);
+	fdt_find_compatible(fdt, compat);
+	for (node = fdt_next_node(fdt, -1, &depth); node >= 0;
+	     node = fdt_next_node(fdt, node, &depth)) {
+		fdt_node_available(fdt, node);
+		n = fdt_count_reg(fdt, node);
+		for (i = 0; i < n && i < 16; i++)
+			fdt_read_reg(fdt, node, i, &addr, &size);
+		addr = 0x1000;
+		fdt_translate(fdt, node, &addr);
+		fdt_read_u32(fdt, node, "#address-cells", &v);
+		fdt_read_cell(fdt, node, "interrupts", 2, &v);
+		fdt_read_u64(fdt, node, "cpu-release-addr", &addr);
+		fdt_read_string(fdt, node, "compatible");
+		for (i = 0; i < 4 && !dt_read_irq(node, i, &irq); i++)
+			;
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
+{
+	/* dt_init() wants an 8-byte aligned blob, as the boot protocol does. */
+	unsigned char *buf = malloc(len ? len : 1);
+
+	memcpy(buf, data, len);
+	fuzz_blob = buf;
+	fuzz_blob_len = len;
+	initial_boot_params = NULL;
+	memset(&board, 0, sizeof(board));
+
+	if (!dt_init((phys_addr_t)(uintptr_t)buf)) {
+		if (!board_init(initial_boot_params)) {
+			board_print();
+			dt_probe_class(DT_CLASS_FIRMWARE);
+			dt_probe_class(DT_CLASS_IRQCHIP);
+			dt_probe_class(DT_CLASS_TIMER);
+			dt_probe_class(DT_CLASS_CONSOLE);
+			dt_probe_class(DT_CLASS_POWER);
+		}
+		walk_nodes(initial_boot_params);
+	}
+	free(buf);
+	return 0;
+}
