@@ -43,6 +43,17 @@ int dt_init(phys_addr_t pa)
 			 (unsigned long long)pa, size);
 		return -EINVAL;
 	}
+	/*
+	 * Before version 17 the header has no size_dt_struct, and Debian's
+	 * libfdt 1.6.1 then walks the structure block unbounded: the DTB
+	 * fuzzer made fdt_check_full() read past the blob that way. Every
+	 * boot loader of this century writes version 17.
+	 */
+	if (fdt_version(fdt) < 17) {
+		pr_emerg("device tree at %#llx: version %u, need 17 or later\n",
+			 (unsigned long long)pa, fdt_version(fdt));
+		return -EINVAL;
+	}
 	fdt = fixmap_fdt(pa, size);
 	err = fdt ? fdt_check_full(fdt, size) : -FDT_ERR_NOSPACE;
 	if (err) {

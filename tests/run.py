@@ -2,7 +2,7 @@
 """The `make test` harness: boots the kernel in QEMU in every configuration of
 tests/matrix.py, checks each console log (KTAP results, banner, expected
 lines), runs the host-side checks of TOOL_CHECKS (host unit tests, the
-Promela model, the GDB walkthrough), and ends with one line
+Promela model, the GDB walkthrough, a bounded DTB fuzz run), and ends with one line
 `N passed, N failed`. --only NAME selects boots and host checks by name.
 
 Usage: tests/run.py [--only NAME] [--list] [--jobs N] [--timeout S] [--no-host]
@@ -653,6 +653,7 @@ TOOL_CHECKS = [
     ("model", ["tools/model/check.sh"], "model.log", "model.", "tools/model/check.sh"),
     ("gdb walkthrough", [sys.executable, "tests/gdb_walkthrough.py"], "gdb.log", "gdb.",
      "tests/gdb_walkthrough.py"),
+    ("dtb fuzz", ["make", "-s", "-C", "tests/fuzz"], "fuzz.log", "fuzz.", "tests/fuzz/Makefile"),
 ]
 
 
