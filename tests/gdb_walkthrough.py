@@ -213,6 +213,35 @@ try:
             hp_area[int(w[0])] = int(w[-1], 16)
     report(shell_area and shell_area == hp_area, "hp_cpus_areas_agree_with_shell",
            f"shell {shell_area}, hp-cpus {hp_area}")
+    # hp-rcu against the shell's `rcu` for the same moment: stop as the
+    # command starts, read hp-rcu, let it print. Grace periods may move in
+    # between (a callback of the down), so up to three tries must agree.
+    def rcu_fields(text):
+        gp = re.search(r"grace period (\d+), completed (\d+)", text)
+        rows = re.findall(r"^(?:\[\s*[0-9.]+\])?\s*(\d+)\s+(\d+)\s+(\d+)\s",
+                          text, re.M)
+        return (gp.groups() if gp else None,
+                [tuple(int(x) for x in r) for r in rows])
+    rcu_agree, rcu_diag = False, ""
+    for attempt in range(3):
+        run("break cmd_rcu")
+        type_line("rcu")
+        cont_to("cmd_rcu")
+        hp_rcu = run("hp-rcu")
+        run("delete")
+        run("break cmd_hotplug")
+        type_line("hotplug")
+        cont_to("cmd_hotplug")
+        run("delete")
+        time.sleep(0.2)
+        log = open(QEMU_LOG, errors="replace").read()
+        shell_rcu = log[log.rfind("hpk> rcu"):log.rfind("hpk> hotplug")]
+        mine, theirs = rcu_fields(hp_rcu), rcu_fields(shell_rcu)
+        rcu_diag = f"hp-rcu {mine}, shell {theirs}"
+        if mine[0] and mine[1] and mine == theirs:
+            rcu_agree = True
+            break
+    report(rcu_agree, "hp_rcu_agrees_with_shell_rcu", rcu_diag)
     # hp-log reads the ring: it holds what the console printed.
     hplog = run("hp-log")
     report("CPU3 is down" in hplog and "Boot complete." in hplog,
@@ -340,7 +369,10 @@ def main():
         with open(qemu_log, "w") as qlog:
             qemu = subprocess.Popen(
                 ["./qemu.sh", "--smp", "4", "--gdb", "--gdb-port", str(port),
-                 "--timeout", "120", "--image", os.path.join(build, "Image")],
+                 "--timeout", "120", "--image", os.path.join(build, "Image"),
+                 # A normal grace period in the down: hp-rcu then has
+                 # non-zero numbers to agree with the shell on.
+                 "--append", "hotplug_gp=normal"],
                 stdin=rfd, stdout=qlog, stderr=subprocess.STDOUT,
                 start_new_session=True)
         os.close(rfd)
