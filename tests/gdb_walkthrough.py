@@ -108,6 +108,17 @@ def cont_to(expect):
     return func()
 
 
+def let_print_then_stop():
+    """Let the command being run print, stop at the next one (`hotplug`);
+    the console log so far."""
+    run("break cmd_hotplug")
+    type_line("hotplug")
+    cont_to("cmd_hotplug")
+    run("delete")
+    time.sleep(0.2)
+    return open(QEMU_LOG, errors="replace").read()
+
+
 def step_name(s):
     return re.sub(r"[^A-Za-z0-9_]+", "_", s).strip("_")
 
@@ -181,12 +192,7 @@ try:
            "hp_cpus_cpu3_offline", repr(hp_online))
     # Let cmd_cpus print, stop again at the next prompt's command.
     run("delete")
-    run("break cmd_hotplug")
-    type_line("hotplug")
-    cont_to("cmd_hotplug")
-    run("delete")
-    time.sleep(0.2)
-    log = open(QEMU_LOG, errors="replace").read()
+    log = let_print_then_stop()
     shell = {}
     table = log[log.rfind("CPU        MPIDR STATE"):]
     for line in table.splitlines()[1:]:
@@ -229,12 +235,7 @@ try:
         cont_to("cmd_rcu")
         hp_rcu = run("hp-rcu")
         run("delete")
-        run("break cmd_hotplug")
-        type_line("hotplug")
-        cont_to("cmd_hotplug")
-        run("delete")
-        time.sleep(0.2)
-        log = open(QEMU_LOG, errors="replace").read()
+        log = let_print_then_stop()
         shell_rcu = log[log.rfind("hpk> rcu"):log.rfind("hpk> hotplug")]
         mine, theirs = rcu_fields(hp_rcu), rcu_fields(shell_rcu)
         rcu_diag = f"hp-rcu {mine}, shell {theirs}"

@@ -201,6 +201,17 @@ def shell_fuzz_script(seed=2013, chunks=24, size=160):
     )
 
 
+def torture_boot(name, qemu, append):
+    """An RCU + hotplug torture that must end in SUCCESS, with a clean Reader
+    Pipe (nothing past index 1) and CPUs really going down and up."""
+    return Boot(name, qemu, append=append + " poweroff", ktap=False, timeout=120,
+                expect=(r"rcu-torture: --- End of test: SUCCESS$",
+                        r"rcu-torture: Reader Pipe: \d+ \d+ 0 0 0 0 0 0 0 0 0$",
+                        r"rcu-torture: onoff: onOK/onTry [1-9]\d*/\d+ "
+                        r"offOK/offTry [1-9]\d*/"),
+                forbid=(r"Kernel panic", r"\bWARNING\b", r"FAILURE"))
+
+
 def smp_boot(name, qemu, expect=(), timeout=0):
     """test=all on an SMP virt machine: every CPU the DTB lists comes up."""
     cpus = int(qemu[qemu.index("--smp") + 1])
@@ -273,22 +284,8 @@ BOOTS = [
     # its removal while CPUs go down and up at random; and a mutant whose
     # grace periods end at once must be caught (no hotplug there: freeing
     # per-CPU areas early could crash the kernel before the verdict).
-    Boot("torture-smp4",
-         ["--smp", "4"],
-         append="torture=10 poweroff",
-         ktap=False, timeout=120,
-         expect=(r"rcu-torture: --- End of test: SUCCESS$",
-                 r"rcu-torture: Reader Pipe: \d+ \d+ 0 0 0 0 0 0 0 0 0$",
-                 r"rcu-torture: onoff: onOK/onTry [1-9]\d*/\d+ offOK/offTry [1-9]\d*/"),
-         forbid=(r"Kernel panic", r"\bWARNING\b", r"FAILURE")),
-    Boot("torture-smp8-gicv3",
-         ["--smp", "8", "--gic", "3"],
-         append="torture=10 hz=250 poweroff",
-         ktap=False, timeout=120,
-         expect=(r"rcu-torture: --- End of test: SUCCESS$",
-                 r"rcu-torture: Reader Pipe: \d+ \d+ 0 0 0 0 0 0 0 0 0$",
-                 r"rcu-torture: onoff: onOK/onTry [1-9]\d*/\d+ offOK/offTry [1-9]\d*/"),
-         forbid=(r"Kernel panic", r"\bWARNING\b", r"FAILURE")),
+    torture_boot("torture-smp4", ["--smp", "4"], "torture=10"),
+    torture_boot("torture-smp8-gicv3", ["--smp", "8", "--gic", "3"], "torture=10 hz=250"),
     Boot("torture-mutant-early-gp",
          ["--smp", "4"],
          append="torture=5 torture_mutant=early_gp torture_onoff=0 poweroff",
