@@ -201,6 +201,14 @@ def shell_fuzz_script(seed=2013, chunks=24, size=160):
     )
 
 
+def fault_boot(what, *expect, expect_in_order=()):
+    """fault=WHAT on 2 CPUs: it must fault, with a panic report matching
+    expect, then power off; never "did not fault"."""
+    return Boot(f"fault-{what}", ["--smp", "2"], append=f"fault={what} poweroff",
+                ktap=False, expect=(r"Kernel panic", *expect),
+                expect_in_order=expect_in_order, forbid=(r"did not fault",))
+
+
 def torture_boot(name, qemu, append):
     """An RCU + hotplug torture that must end in SUCCESS, with a clean Reader
     Pipe (nothing past index 1) and CPUs really going down and up."""
@@ -305,38 +313,21 @@ BOOTS = [
     # -- negative tests: expected lines, no KTAP ------------------------------
     # A write to .rodata must end in a panic with a full report and a
     # symbolised call trace, then power off.
-    Boot("fault-rodata",
-         ["--smp", "2"],
-         append="fault=rodata poweroff",
-         ktap=False,
-         expect=(r"Kernel panic", r"\bESR\b", r"\bFAR\b", r"\bELR\b", REGISTERS),
-         expect_in_order=(r"Call trace:",
-                          r"^\s+fault_inject\+0x[0-9a-f]+/0x[0-9a-f]+")),
+    fault_boot("rodata", r"\bESR\b", r"\bFAR\b", r"\bELR\b", REGISTERS,
+               expect_in_order=(r"Call trace:",
+                                r"^\s+fault_inject\+0x[0-9a-f]+/0x[0-9a-f]+")),
     # Hardening: kernel text is not writable, data is not executable, and
     # a stack buffer overrun is caught by the per-boot canary.
-    Boot("fault-text",
-         ["--smp", "2"],
-         append="fault=text poweroff",
-         ktap=False,
-         expect=(r"Unable to handle kernel write at virtual address ffffffc0",
-                 r"permission fault", r"pc : fault_write_text\+", r"Kernel panic"),
-         forbid=(r"did not fault",)),
-    Boot("fault-exec",
-         ["--smp", "2"],
-         append="fault=exec poweroff",
-         ktap=False,
-         expect=(r"Unable to handle kernel execute at virtual address",
-                 r"permission fault", r"lr : fault_inject\+", r"Kernel panic"),
-         forbid=(r"did not fault",)),
-    Boot("fault-stack",
-         ["--smp", "2"],
-         append="fault=stack poweroff",
-         ktap=False,
-         expect=(r"stackprotector: per-boot canary from the counter and the device tree's seed",
-                 r"Kernel panic - not syncing: stack-protector: kernel stack is "
-                 r"corrupted in fault_smash_stack\+"),
-         expect_in_order=(r"Call trace:", r"^\s+__stack_chk_fail\+",
-                          r"^\s+fault_smash_stack\+", r"^\s+fault_inject\+")),
+    fault_boot("text", r"Unable to handle kernel write at virtual address ffffffc0",
+               r"permission fault", r"pc : fault_write_text\+"),
+    fault_boot("exec", r"Unable to handle kernel execute at virtual address",
+               r"permission fault", r"lr : fault_inject\+"),
+    fault_boot("stack",
+               r"stackprotector: per-boot canary from the counter and the device tree's seed",
+               r"Kernel panic - not syncing: stack-protector: kernel stack is "
+               r"corrupted in fault_smash_stack\+",
+               expect_in_order=(r"Call trace:", r"^\s+__stack_chk_fail\+",
+                                r"^\s+fault_smash_stack\+", r"^\s+fault_inject\+")),
     # A thread blocked forever is reported with its backtrace (then panics).
     Boot("hung-task",
          ["--smp", "2"],

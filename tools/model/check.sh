@@ -52,29 +52,27 @@ fails=0
 echo "KTAP version 1"
 echo "1..3"
 
+# The real model must pass: no error, and the whole depth searched.
+expect_clean() { # N NAME
+	if [ "$errors" = 0 ] && ! grep -q "max search depth too small" <<<"$out"
+	then
+		echo "ok $1 $2"
+	else
+		grep -E "pan:|error" <<<"$out" | head -5 | sed 's/^/# /'
+		echo "not ok $1 $2"
+		fails=$((fails + 1))
+	fi
+}
+
 # 1: safety (assertions, invalid end states)
 run safety "" "-DSAFETY" "-m$DEPTH"
 diag safety
-if [ "$errors" = 0 ] && ! grep -q "max search depth too small" <<<"$out"
-then
-	echo "ok 1 model_safety"
-else
-	grep -E "pan:|error" <<<"$out" | head -5 | sed 's/^/# /'
-	echo "not ok 1 model_safety"
-	fails=$((fails + 1))
-fi
+expect_clean 1 model_safety
 
 # 2: liveness, LTL gp_ends under weak fairness (5 processes + claim)
 run liveness "-DLIVENESS" "-DNFAIR=3" "-a -f -m$DEPTH"
 diag liveness
-if [ "$errors" = 0 ] && ! grep -q "max search depth too small" <<<"$out"
-then
-	echo "ok 2 model_liveness"
-else
-	grep -E "pan:|error" <<<"$out" | head -5 | sed 's/^/# /'
-	echo "not ok 2 model_liveness"
-	fails=$((fails + 1))
-fi
+expect_clean 2 model_liveness
 
 # 3: the mutant must fail; breadth-first, so the trail is the shortest
 run mutant "-DNO_GP_WAIT" "-DSAFETY -DBFS" ""
