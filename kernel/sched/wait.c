@@ -1,4 +1,5 @@
 /* Wait queues, completions and timed sleeps (see include/kernel/wait.h). */
+#include <kernel/time.h>
 #include <kernel/wait.h>
 #include "sched.h"
 
@@ -30,14 +31,20 @@ void finish_wait(struct wait_queue_head *wq, struct wait_queue_entry *e)
 	spin_unlock_irqrestore(&wq->lock, flags);
 }
 
-void wake_up(struct wait_queue_head *wq)
+static void wake_up_locked(struct wait_queue_head *wq)
 {
 	struct wait_queue_entry *e;
+
+	list_for_each_entry (e, &wq->head, entry)
+		wake_up_process(e->task);
+}
+
+void wake_up(struct wait_queue_head *wq)
+{
 	unsigned long flags;
 
 	spin_lock_irqsave(&wq->lock, flags);
-	list_for_each_entry (e, &wq->head, entry)
-		wake_up_process(e->task);
+	wake_up_locked(wq);
 	spin_unlock_irqrestore(&wq->lock, flags);
 }
 
@@ -56,10 +63,15 @@ static void __complete(struct completion *x, unsigned int n)
 {
 	unsigned long flags;
 
+	/*
+	 * Count and wake in one critical section: a completion often lives
+	 * on the waiter's stack, and a waiter that sees done (polling, or
+	 * timing out) returns at once; after the unlock x may be gone.
+	 */
 	spin_lock_irqsave(&x->wait.lock, flags);
 	x->done = n == ~0U ? n : x->done + n;
+	wake_up_locked(&x->wait);
 	spin_unlock_irqrestore(&x->wait.lock, flags);
-	wake_up(&x->wait);
 }
 
 void complete(struct completion *x)
@@ -94,6 +106,38 @@ void wait_for_completion(struct completion *x)
 u64 wait_for_completion_timeout(struct completion *x, u64 timeout)
 {
 	return wait_event_timeout(x->wait, try_take(x), timeout);
+}
+
+/*
+ * Poll first, then sleep (at once if another thread wants this CPU: the
+ * completer may be queued here): a hand-off to another CPU that usually ends
+ * within microseconds (the hotplug steps) then costs no sleep and no
+ * wake-up IPI back, which under emulation are most of its latency.
+ */
+static bool spin_for(struct completion *x, unsigned int spin_us)
+{
+	u64 end = ktime_get_ns() + spin_us * 1000ULL;
+
+	do {
+		if (READ_ONCE(x->done) && try_take(x))
+			return true;
+		cpu_relax();
+	} while (ktime_get_ns() < end && !test_thread_flag(TIF_NEED_RESCHED));
+	return false;
+}
+
+void wait_for_completion_spin(struct completion *x, unsigned int spin_us)
+{
+	if (!spin_for(x, spin_us))
+		wait_for_completion(x);
+}
+
+u64 wait_for_completion_spin_timeout(struct completion *x, unsigned int spin_us,
+				     u64 timeout)
+{
+	if (spin_for(x, spin_us))
+		return timeout ? timeout : 1;
+	return wait_for_completion_timeout(x, timeout);
 }
 
 bool completion_done(struct completion *x)
