@@ -65,13 +65,22 @@ static void pl011_rx_interrupt(unsigned int irq, void *dev)
 {
 	struct pl011 *port = dev;
 	char buf[32];
-	size_t n = 0;
+	size_t n;
 
-	while (n < sizeof(buf) &&
-	       !(readl_relaxed(port->base + UART_FR) & UART_FR_RXFE))
-		buf[n++] = readl_relaxed(port->base + UART_DR) & 0xff;
+	/*
+	 * Acknowledge first, then drain until empty: a character that lands
+	 * after the last read raises the interrupt again. Acknowledging
+	 * after the reads would lose that edge (QEMU raises RX only as the
+	 * FIFO fills to its trigger level), and input would stop for good.
+	 */
 	writel_relaxed(UART_IMSC_RXIM | UART_IMSC_RTIM, port->base + UART_ICR);
-	console_receive(buf, n);
+	do {
+		n = 0;
+		while (n < sizeof(buf) &&
+		       !(readl_relaxed(port->base + UART_FR) & UART_FR_RXFE))
+			buf[n++] = readl_relaxed(port->base + UART_DR) & 0xff;
+		console_receive(buf, n);
+	} while (n == sizeof(buf));
 }
 
 static int pl011_enable_rx(struct console *con)
