@@ -189,6 +189,8 @@ static enum cpuhp_phase cpu_phase[NR_CPUS];
 struct hotplug_stats {
 	u64 ups, downs, up_failed, down_failed;
 	u64 up_ns[HP_SAMPLES], down_ns[HP_SAMPLES];
+	/* Each step's time in the last operations, [0] down, [1] up. */
+	u64 step_ns[CPUHP_NR_STEPS][2][HP_SAMPLES];
 };
 static struct hotplug_stats hp_stats;
 
@@ -201,8 +203,17 @@ static int run_step(unsigned int cpu, int i, bool up)
 {
 	int (*fn)(unsigned int) =
 		up ? cpuhp_steps[i].startup : cpuhp_steps[i].teardown;
-	int err = fn ? fn(cpu) : 0;
+	u64 t0;
+	int err;
 
+	if (!fn)
+		return 0;
+	if (cpuhp_steps[i].on_cpu)
+		return fn(cpu);
+	t0 = ktime_get_ns();
+	err = fn(cpu);
+	hp_stats.step_ns[i][up][(up ? hp_stats.ups : hp_stats.downs) %
+				HP_SAMPLES] = ktime_get_ns() - t0;
 	if (err)
 		pr_err("CPU%u: step %s failed going %s: %d\n", cpu,
 		       cpuhp_steps[i].name, up ? "up" : "down", err);
@@ -407,5 +418,17 @@ void hotplug_get_stats(struct cpuhp_stats *st)
 	st->down_failed = hp_stats.down_failed;
 	ring_summary(hp_stats.up_ns, HP_SAMPLES, hp_stats.ups, st->up_ns);
 	ring_summary(hp_stats.down_ns, HP_SAMPLES, hp_stats.downs, st->down_ns);
+	for (int i = 0; i < CPUHP_NR_STEPS && i < CPUHP_MAX_STEPS; i++) {
+		u64 down[3], up[3];
+
+		ring_summary(hp_stats.step_ns[i][0], HP_SAMPLES, hp_stats.downs,
+			     down);
+		ring_summary(hp_stats.step_ns[i][1], HP_SAMPLES, hp_stats.ups,
+			     up);
+		st->step_name[i] = cpuhp_steps[i].name;
+		st->step_down_ns[i] = down[1];
+		st->step_up_ns[i] = up[1];
+	}
+	st->nr_steps = min(CPUHP_NR_STEPS, CPUHP_MAX_STEPS);
 	mutex_unlock(&cpu_hotplug_lock);
 }

@@ -64,6 +64,13 @@ static int cmd_hotplug(int argc, char **argv)
 	       (unsigned long long)st.ups, (unsigned long long)st.up_failed);
 	print_ns("down", st.down_ns);
 	print_ns("up", st.up_ns);
+	if (!st.downs && !st.ups)
+		return 0;
+	printk(KERN_INFO "%-18s %10s %10s\n", "step (median us)", "down", "up");
+	for (int i = 0; i < st.nr_steps; i++)
+		printk(KERN_INFO "%-18s %10llu %10llu\n", st.step_name[i],
+		       (unsigned long long)(st.step_down_ns[i] / 1000),
+		       (unsigned long long)(st.step_up_ns[i] / 1000));
 	return 0;
 }
 SHELL_CMD(hotplug, NULL, "hotplug counts and down/up latency", cmd_hotplug);

@@ -28,6 +28,8 @@ void cpuhp_ap_teardown(unsigned int cpu);
 
 /* Generous: under emulation on a loaded host a CPU can take seconds. */
 #define CPU_UP_TIMEOUT_MS 5000
+/* A CPU usually starts or stops within a millisecond: wait polling. */
+#define CPU_HANDOFF_SPIN_US 2000
 
 struct secondary_data {
 	struct task_struct *task;
@@ -78,8 +80,9 @@ int __cpu_up(unsigned int cpu)
 	err = ops->cpu_boot(cpu, boot_entry(cpu));
 	if (err)
 		return err;
-	if (!wait_for_completion_timeout(&cpu_running,
-					 msecs_to_jiffies(CPU_UP_TIMEOUT_MS))) {
+	if (!wait_for_completion_spin_timeout(
+		    &cpu_running, CPU_HANDOFF_SPIN_US,
+		    msecs_to_jiffies(CPU_UP_TIMEOUT_MS))) {
 		/* If it ever arrives, it finds no task and parks itself. */
 		WRITE_ONCE(secondary_data.task, NULL);
 		pr_crit("CPU%u (MPIDR 0x%llx): failed to come online within %d "
@@ -171,8 +174,9 @@ int __cpu_die(unsigned int cpu)
 	init_completion(&cpu_died);
 	smp_store_release(&should_die[cpu], true);
 	smp_send_reschedule(cpu); /* out of WFI, into the idle loop's check */
-	if (!wait_for_completion_timeout(&cpu_died,
-					 msecs_to_jiffies(CPU_UP_TIMEOUT_MS))) {
+	if (!wait_for_completion_spin_timeout(
+		    &cpu_died, CPU_HANDOFF_SPIN_US,
+		    msecs_to_jiffies(CPU_UP_TIMEOUT_MS))) {
 		pr_crit("CPU%u: did not report going down within %d ms\n", cpu,
 			CPU_UP_TIMEOUT_MS);
 		return -ETIMEDOUT;

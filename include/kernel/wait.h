@@ -86,6 +86,10 @@ void complete_all(struct completion *x);
 void wait_for_completion(struct completion *x);
 /* Returns the jiffies left (>= 1), or 0 if it timed out. */
 u64 wait_for_completion_timeout(struct completion *x, u64 timeout);
+/* The same, polling for up to spin_us before they sleep (short hand-offs). */
+void wait_for_completion_spin(struct completion *x, unsigned int spin_us);
+u64 wait_for_completion_spin_timeout(struct completion *x, unsigned int spin_us,
+				     u64 timeout);
 bool completion_done(struct completion *x);
 
 #endif

@@ -171,7 +171,11 @@ int kthread_park(struct task_struct *t)
 	t->parked = &done;
 	smp_store_release(&t->should_park, true);
 	wake_up_process(t);
-	wait_for_completion(&done);
+	/* Parking on another CPU takes microseconds: poll for it then. */
+	if (READ_ONCE(t->cpu) != (int)smp_processor_id())
+		wait_for_completion_spin(&done, 1000);
+	else
+		wait_for_completion(&done);
 	return 0;
 }
 
