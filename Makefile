@@ -44,7 +44,8 @@ KERNEL_OBJS := kernel/main.o kernel/printk.o kernel/panic.o \
 	kernel/time.o kernel/percpu.o kernel/cpu.o kernel/smp.o \
 	kernel/sched/core.o kernel/sched/kthread.o kernel/sched/idle.o \
 	kernel/sched/wait.o kernel/sched/mutex.o kernel/sched/hotplug.o kernel/sched/hung_task.o \
-	kernel/hotplug.o kernel/hotplug_shell.o kernel/cpu_pen.o kernel/shell.o \
+	kernel/hotplug.o kernel/hotplug_sync.o kernel/stop_machine.o kernel/hotplug_bench.o \
+	kernel/hotplug_shell.o kernel/cpu_pen.o kernel/shell.o \
 	kernel/console_input.o kernel/rcu/tree.o kernel/rcu/callbacks.o \
 	kernel/rcu/expedited.o kernel/rcu/stall.o kernel/rcu/stats.o kernel/rcu/bench.o \
 	kernel/rcu/torture.o \

@@ -9,6 +9,7 @@
 #include <asm/sysreg.h>
 #include <kernel/board.h>
 #include <kernel/cpu.h>
+#include <kernel/time.h>
 #include <kernel/cpu_ops.h>
 #include <kernel/mutex.h>
 #include <kernel/params.h>
@@ -108,6 +109,8 @@ void smp_setup_cpu_maps(void)
 	set_cpu_active(0, true);
 }
 
+u64 smp_boot_done_ns;
+
 void smp_init(void)
 {
 	unsigned long max = nr_cpu_ids;
@@ -121,6 +124,7 @@ void smp_init(void)
 		if (!cpu_online(cpu))
 			cpu_up(cpu);
 	}
+	smp_boot_done_ns = ktime_get_ns();
 	pr_info("Brought up %u of %u CPUs\n", num_online_cpus(), nr_cpu_ids);
 }
 

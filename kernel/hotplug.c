@@ -16,12 +16,15 @@
  *	                area are moved or freed
  *
  * Writers are serialised by cpu_hotplug_lock; readers of the online mask
- * take no lock at all (include/kernel/cpu.h).
+ * take no lock at all (include/kernel/cpu.h). For the benchmark, readers
+ * may instead use one of the 2013 thread's other designs, whose writer
+ * side cpu_down()/cpu_up() honour (include/kernel/hotplug_sync.h).
  */
 #define pr_fmt(fmt) "hotplug: " fmt
 #include <kernel/board.h>
 #include <kernel/cpu.h>
 #include <kernel/cpu_ops.h>
+#include <kernel/hotplug_sync.h>
 #include <kernel/irq.h>
 #include <kernel/mutex.h>
 #include <kernel/params.h>
@@ -77,6 +80,8 @@ KERNEL_PARAM(hotplug_gp,
 
 static int rcu_sync_down(unsigned int cpu)
 {
+	if (!hotplug_sync_writer_needs_gp())
+		return 0; /* the stop_machine() that cleared the bit was one */
 	if (expedite_hotplug)
 		synchronize_rcu_expedited();
 	else
@@ -84,16 +89,15 @@ static int rcu_sync_down(unsigned int cpu)
 	return 0;
 }
 
+/* As the reader design in force wants it (kernel/hotplug_sync.c). */
 static int online_up(unsigned int cpu)
 {
-	set_cpu_online(cpu, true);
-	return 0;
+	return hotplug_sync_set_online(cpu, true);
 }
 
 static int online_down(unsigned int cpu)
 {
-	set_cpu_online(cpu, false);
-	return 0;
+	return hotplug_sync_set_online(cpu, false);
 }
 
 /* Steps the CPU itself runs, interrupts off. */
@@ -321,8 +325,10 @@ int cpu_down(unsigned int cpu)
 		return cpu_online(cpu) ? -EBUSY : -EALREADY;
 	}
 	t0 = ktime_get_ns();
+	cpus_write_lock();
 	WRITE_ONCE(cpu_phase[cpu], CPUHP_PHASE_GOING_DOWN);
 	err = cpuhp_down(cpu);
+	cpus_write_unlock();
 	/* A failure before the CPU left is undone (it is online again); one
 	 * after leaves it gone but not confirmed off. */
 	if (!err)
@@ -384,8 +390,10 @@ int cpu_up(unsigned int cpu)
 		}
 	}
 	t0 = ktime_get_ns();
+	cpus_write_lock();
 	WRITE_ONCE(cpu_phase[cpu], CPUHP_PHASE_COMING_UP);
 	err = cpuhp_up(cpu);
+	cpus_write_unlock();
 	WRITE_ONCE(cpu_phase[cpu], err ? CPUHP_PHASE_OFF : CPUHP_PHASE_ONLINE);
 	if (err)
 		hp_stats.up_failed++;
@@ -407,6 +415,17 @@ void hotplug_init(void)
 
 	if (param_get("hotplug_gp", val, sizeof(val)))
 		expedite_hotplug = !!strcmp(val, "normal");
+	hotplug_sync_init();
+}
+
+int cpu_hotplug_set_sync(enum hotplug_sync sync)
+{
+	if (sync >= HOTPLUG_SYNC_NR)
+		return -EINVAL;
+	mutex_lock(&cpu_hotplug_lock);
+	hotplug_sync_switch(sync);
+	mutex_unlock(&cpu_hotplug_lock);
+	return 0;
 }
 
 void hotplug_get_stats(struct cpuhp_stats *st)

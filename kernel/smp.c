@@ -17,6 +17,7 @@
 #include <kernel/printk.h>
 #include <kernel/sched.h>
 #include <kernel/smp.h>
+#include <kernel/stop_machine.h>
 #include <kernel/spinlock.h>
 #include <kernel/mm.h>
 #include <lib/errno.h>
@@ -219,7 +220,16 @@ static void ipi_handler(unsigned int irq, void *dev)
 	ipi_counts[irq][cpu]++;
 	switch (irq) {
 	case IPI_RESCHEDULE:
-		break; /* the flag is set; the IRQ return path reschedules */
+		/*
+		 * The flag is set; the IRQ return path reschedules. But the
+		 * thread it was set on may have switched out meanwhile: a
+		 * stop_machine() must not wait for this CPU's next tick.
+		 */
+		if (stop_machine_pending())
+			__atomic_fetch_or(&current->flags,
+					  1UL << TIF_NEED_RESCHED,
+					  __ATOMIC_RELAXED);
+		break;
 	case IPI_CALL_FUNC:
 		flush_smp_call_function_queue();
 		break;

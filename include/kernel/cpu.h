@@ -116,6 +116,8 @@ struct cpuhp_stats {
 	int nr_steps;
 };
 void hotplug_get_stats(struct cpuhp_stats *st);
+/* When smp_init() had brought every CPU up (ns since the counter's 0). */
+extern u64 smp_boot_done_ns;
 
 /* Logical CPU number <-> MPIDR affinity (from the device tree "reg"). */
 #define MPIDR_HWID_MASK 0xff00ffffffUL

@@ -17,6 +17,7 @@
 #include <kernel/printk.h>
 #include <kernel/rcupdate.h>
 #include <kernel/smp.h>
+#include <kernel/stop_machine.h>
 #include <kernel/time.h>
 #include "sched.h"
 
@@ -302,6 +303,10 @@ static void __schedule(bool preempt)
 	struct task_struct *prev, *next;
 	struct rq *rq;
 
+	/* A scheduling point is outside any preempt-disabled section: where
+	 * a CPU joins a stop_machine() (kernel/stop_machine.c). */
+	if (unlikely(stop_machine_pending()))
+		stop_machine_join();
 	/* Before the run-queue lock: an expedited report may wake a thread. */
 	rcu_note_context_switch();
 	local_irq_disable();

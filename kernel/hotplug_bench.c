@@ -1,0 +1,374 @@
+/*
+ * The hotplug benchmark (bench=hotplug): the four reader designs of the
+ * 2013 thread (include/kernel/hotplug_sync.h) measured side by side in
+ * one boot, switching designs between phases. Per design:
+ *
+ *   reader cost    a walk of the online mask that reads each online
+ *                  CPU's per-CPU counter, under the design's read lock,
+ *                  as a ratio to the same walk with no protection
+ *                  (interleaved on one CPU, so both see the same noise)
+ *   throughput     walks per second by one reader per CPU, idle and
+ *                  while a writer cycles the last CPU down and up
+ *   cycle latency  down + up of the last CPU, min / median / max, on an
+ *                  otherwise idle machine (and median under the readers)
+ *   bystanders     the longest time a thread spinning on a CPU that is
+ *                  neither hot-plugged nor the writer's went without
+ *                  running (a gap between two clock reads), during the
+ *                  cycles and, as a baseline, without them; and the
+ *                  longest a CPU spent stopped in stop_machine()
+ *
+ * Then the figures that do not depend on the design: boot time to all
+ * CPUs online, synchronize_rcu() normal and expedited, the kernel image
+ * size and the memory one online CPU costs. Figures, never pass/fail:
+ * tools/bench.py turns the lines into build/bench.json and a table.
+ *
+ * bench_cycles=N (default 40) and bench_ms=N (default 400) size it.
+ */
+#define pr_fmt(fmt) "bench: " fmt
+#include <asm/sections.h>
+#include <kernel/bench.h>
+#include <kernel/cpu.h>
+#include <kernel/hotplug_sync.h>
+#include <kernel/mm.h>
+#include <kernel/params.h>
+#include <kernel/percpu.h>
+#include <kernel/printk.h>
+#include <kernel/rcupdate.h>
+#include <kernel/sched.h>
+#include <kernel/stop_machine.h>
+#include <kernel/time.h>
+#include <kernel/wait.h>
+#include <lib/printf.h>
+#include <lib/stats.h>
+
+KERNEL_PARAM(bench_cycles, "hotplug bench: down+up cycles per design");
+KERNEL_PARAM(bench_ms, "hotplug bench: length of each reader phase (ms)");
+
+#define MAX_CYCLES 256
+#define RATIO_WALKS 2000
+#define RATIO_ROUNDS 41
+
+static DEFINE_PER_CPU(u64, bench_counter);
+
+static struct {
+	unsigned long cycles, phase_ms;
+	unsigned int target; /* the CPU cycled down and up */
+	unsigned int writer_cpu; /* where the bench thread runs */
+	bool stop; /* the phase's threads leave */
+	struct completion left;
+	u64 sink;
+} hb;
+
+/* The walk every design protects: one per-CPU counter per online CPU. */
+static noinline u64 walk_online(void)
+{
+	unsigned int cpu;
+	u64 sum = 0;
+
+	for_each_online_cpu (cpu)
+		sum += READ_ONCE(*per_cpu_ptr(&bench_counter, cpu));
+	return sum;
+}
+
+static u64 time_walks(bool locked)
+{
+	u64 t0 = ktime_get_ns(), sum = 0;
+
+	for (int i = 0; i < RATIO_WALKS; i++) {
+		if (locked) {
+			int cookie = cpus_read_lock();
+
+			sum += walk_online();
+			cpus_read_unlock(cookie);
+		} else {
+			sum += walk_online();
+		}
+	}
+	hb.sink += sum;
+	return ktime_get_ns() - t0;
+}
+
+/*
+ * Locked over unprotected, x1000: the fastest of many interleaved rounds
+ * of each, since a host that deschedules a vCPU only ever adds time.
+ */
+static u64 reader_ratio_milli(void)
+{
+	u64 bare = ~0ULL, locked = ~0ULL;
+
+	for (int round = 0; round < RATIO_ROUNDS; round++) {
+		bare = min(bare, time_walks(false));
+		locked = min(locked, time_walks(true));
+	}
+	return bare ? locked * 1000 / bare : 0;
+}
+
+/* Threads of a phase, one per CPU that is neither target nor writer's. */
+struct worker {
+	struct task_struct *task;
+	u64 walks; /* readers */
+	u64 max_gap_ns; /* spinners */
+};
+static struct worker workers[NR_CPUS];
+
+static int reader_fn(void *arg)
+{
+	struct worker *w = arg;
+
+	while (!READ_ONCE(hb.stop)) {
+		int cookie = cpus_read_lock();
+
+		hb.sink += walk_online();
+		cpus_read_unlock(cookie);
+		this_cpu_write(bench_counter, this_cpu_read(bench_counter) + 1);
+		w->walks++;
+	}
+	complete(&hb.left);
+	return 0;
+}
+
+static int spinner_fn(void *arg)
+{
+	struct worker *w = arg;
+	u64 last = ktime_get_ns();
+
+	while (!READ_ONCE(hb.stop)) {
+		u64 now = ktime_get_ns();
+
+		if (now - last > w->max_gap_ns)
+			w->max_gap_ns = now - last;
+		last = now;
+	}
+	complete(&hb.left);
+	return 0;
+}
+
+static bool worker_cpu(unsigned int cpu, bool readers)
+{
+	return cpu != hb.target && (readers || cpu != hb.writer_cpu);
+}
+
+/* Start fn on each worker CPU (readers also on the writer's). */
+static int start_workers(int (*fn)(void *), bool readers)
+{
+	unsigned int cpu;
+	int n = 0;
+
+	WRITE_ONCE(hb.stop, false);
+	init_completion(&hb.left);
+	for_each_online_cpu (cpu) {
+		struct worker *w = &workers[cpu];
+
+		w->task = NULL;
+		if (!worker_cpu(cpu, readers))
+			continue;
+		w->walks = w->max_gap_ns = 0;
+		w->task = kthread_create(fn, w, "bench/%u", cpu);
+		if (!w->task)
+			break;
+		kthread_bind(w->task, cpu);
+		wake_up_process(w->task);
+		n++;
+	}
+	return n;
+}
+
+static void stop_workers(int n)
+{
+	WRITE_ONCE(hb.stop, true);
+	for (int i = 0; i < n; i++)
+		wait_for_completion(&hb.left);
+}
+
+/* Cycle the target down and up for ms (or cycles times); sorted us. */
+static int cycle_target(u64 *us, unsigned long max, unsigned long ms)
+{
+	u64 end = ktime_get_ns() + ms * 1000000ULL;
+	unsigned long n = 0;
+
+	while (n < max && (!ms || ktime_get_ns() < end)) {
+		u64 t0 = ktime_get_ns();
+
+		if (cpu_down(hb.target) || cpu_up(hb.target))
+			break;
+		us[n++] = (ktime_get_ns() - t0) / 1000;
+	}
+	sort_u64(us, n);
+	return n;
+}
+
+static u64 total_walks(void)
+{
+	u64 sum = 0;
+
+	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)
+		if (workers[cpu].task)
+			sum += workers[cpu].walks;
+	return sum;
+}
+
+static u64 max_gap_us(void)
+{
+	u64 max = 0;
+
+	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)
+		if (workers[cpu].task && workers[cpu].max_gap_ns > max)
+			max = workers[cpu].max_gap_ns;
+	return max / 1000;
+}
+
+#define REPORT(d, key, fmt, ...)                                             \
+	bench_report("hotplug", key, "%s " fmt, hotplug_sync_name(d), \
+		     ##__VA_ARGS__)
+
+/* Where a cycle's time went: each step's median, down and up. */
+static void report_steps(enum hotplug_sync d)
+{
+	static struct cpuhp_stats st;
+	char key[48];
+
+	hotplug_get_stats(&st);
+	for (int i = 0; i < st.nr_steps; i++) {
+		if (st.step_down_ns[i] < 1000 && st.step_up_ns[i] < 1000)
+			continue;
+		snprintf(key, sizeof(key), "step_us.%s", st.step_name[i]);
+		REPORT(d, key, "%lu/%lu", st.step_down_ns[i] / 1000,
+		       st.step_up_ns[i] / 1000);
+	}
+}
+
+static void bench_design(enum hotplug_sync d)
+{
+	static u64 us[MAX_CYCLES];
+	u64 ratio, walks, t0;
+	int n, readers;
+
+	cpu_hotplug_set_sync(d);
+
+	ratio = reader_ratio_milli();
+	REPORT(d, "reader_ratio", "%lu.%03lu", ratio / 1000, ratio % 1000);
+
+	n = cycle_target(us, hb.cycles, 0);
+	if (n) {
+		REPORT(d, "cycle_us_min", "%lu", us[0]);
+		REPORT(d, "cycle_us_median", "%lu", us[n / 2]);
+		REPORT(d, "cycle_us_max", "%lu", us[n - 1]);
+		report_steps(d);
+	}
+
+	readers = start_workers(reader_fn, true);
+	t0 = ktime_get_ns();
+	msleep(hb.phase_ms);
+	stop_workers(readers);
+	walks = total_walks() * 1000000000ULL / (ktime_get_ns() - t0);
+	REPORT(d, "reader_walks_per_s_idle", "%lu", walks);
+
+	readers = start_workers(reader_fn, true);
+	t0 = ktime_get_ns();
+	n = cycle_target(us, MAX_CYCLES, hb.phase_ms);
+	stop_workers(readers);
+	walks = total_walks() * 1000000000ULL / (ktime_get_ns() - t0);
+	REPORT(d, "reader_walks_per_s_hotplug", "%lu", walks);
+	if (n)
+		REPORT(d, "cycle_us_median_loaded", "%lu", us[n / 2]);
+
+	readers = start_workers(spinner_fn, false);
+	msleep(hb.phase_ms / 2);
+	stop_workers(readers);
+	REPORT(d, "bystander_us_baseline", "%lu", max_gap_us());
+
+	stop_machine_max_stop_ns(true);
+	readers = start_workers(spinner_fn, false);
+	cycle_target(us, hb.cycles, hb.phase_ms / 2);
+	stop_workers(readers);
+	REPORT(d, "bystander_us_max", "%lu", max_gap_us());
+	REPORT(d, "stop_us_max", "%lu", stop_machine_max_stop_ns(false) / 1000);
+}
+
+static void bench_common(void)
+{
+	struct mem_stats before, after;
+	u64 lat[11];
+
+	bench_report("hotplug", "boot_us_all_online", "%lu",
+		     smp_boot_done_ns / 1000);
+	for (int i = 0; i < 11; i++) {
+		u64 t0 = ktime_get_ns();
+
+		synchronize_rcu();
+		lat[i] = ktime_get_ns() - t0;
+	}
+	sort_u64(lat, 11);
+	bench_report("hotplug", "sync_rcu_us_median", "%lu", lat[5] / 1000);
+	for (int i = 0; i < 11; i++) {
+		u64 t0 = ktime_get_ns();
+
+		synchronize_rcu_expedited();
+		lat[i] = ktime_get_ns() - t0;
+	}
+	sort_u64(lat, 11);
+	bench_report("hotplug", "sync_rcu_expedited_us_median", "%lu",
+		     lat[5] / 1000);
+	bench_report("hotplug", "image_bytes", "%lu",
+		     (unsigned long)(_end - _head));
+
+	/* What one CPU costs: the memory its down gives back. */
+	rcu_barrier();
+	mem_get_stats(&before);
+	if (!cpu_down(hb.target)) {
+		rcu_barrier();
+		mem_get_stats(&after);
+		cpu_up(hb.target);
+		bench_report("hotplug", "mem_per_cpu_bytes", "%lu",
+			     (after.free_pages - before.free_pages) * PAGE_SIZE -
+				     (after.kmalloc_bytes -
+				      before.kmalloc_bytes));
+	}
+}
+
+static int bench_thread(void *arg)
+{
+	enum hotplug_sync was = hotplug_sync_current();
+
+	printk(KERN_INFO "bench: hotplug: %u CPUs online, cycling CPU%u, "
+			 "%lu cycles, %lu ms phases\n",
+	       num_online_cpus(), hb.target, hb.cycles, hb.phase_ms);
+	bench_common();
+	for (int d = 0; d < HOTPLUG_SYNC_NR; d++)
+		bench_design(d);
+	cpu_hotplug_set_sync(was);
+	complete(arg);
+	return 0;
+}
+
+static void hotplug_bench(void)
+{
+	struct completion done;
+	struct task_struct *t;
+	unsigned int cpu;
+
+	hb.cycles = 40;
+	hb.phase_ms = 400;
+	param_get_ulong("bench_cycles", &hb.cycles);
+	param_get_ulong("bench_ms", &hb.phase_ms);
+	hb.cycles = clamp(hb.cycles, 1UL, (unsigned long)MAX_CYCLES);
+	hb.writer_cpu = cpu_online_next(-1);
+	hb.target = nr_cpu_ids;
+	for_each_online_cpu (cpu)
+		hb.target = cpu;
+	if (num_online_cpus() < 2 || hb.target == hb.writer_cpu) {
+		pr_err("hotplug: needs two online CPUs\n");
+		return;
+	}
+	init_completion(&done);
+	t = kthread_create(bench_thread, &done, "bench");
+	if (!t) {
+		pr_err("hotplug: no memory for the bench thread\n");
+		return;
+	}
+	kthread_bind(t, hb.writer_cpu);
+	wake_up_process(t);
+	wait_for_completion(&done);
+}
+BENCH(hotplug, "the four hotplug reader designs side by side",
+      hotplug_bench);
