@@ -241,6 +241,10 @@ BOOTS = [
     Boot("virt-uboot-smp4",
          ["--uboot", "--smp", "4", "--mem", "256M"],
          append="test=all poweroff"),
+    # U-Boot and the kernel both at EL2 (virtualization=on): PSCI over SMC.
+    Boot("virt-uboot-el2-smp4",
+         ["--uboot", "--el2", "--smp", "4", "--mem", "256M"],
+         append="test=all poweroff"),
 
     # -- SMP: GICv2 up to its 8 CPUs, GICv3 past 16 (Aff1 = 1) ----------------
     smp_boot("virt-smp2-gicv2", ["--smp", "2", "--gic", "2", "--mem", "256M"]),
