@@ -61,7 +61,7 @@ DRIVER_OBJS := drivers/serial/pl011.o drivers/firmware/psci.o \
 	drivers/clocksource/arm_arch_timer.o
 OBJS := $(addprefix $(B)/,$(ARCH_OBJS) $(KERNEL_OBJS) $(LIB_OBJS) $(DRIVER_OBJS))
 
-.PHONY: all run test host-test model torture fuzz clean help setup gdb FORCE
+.PHONY: all run test host-test board-test model torture fuzz clean help setup gdb FORCE
 all: $(B)/Image $(B)/kernel.elf
 
 help:
@@ -69,6 +69,7 @@ help:
 	@echo "make run        boot the kernel in QEMU (installs what is missing)"
 	@echo "make test       boot the test matrix and run host tests"
 	@echo "make host-test  host unit tests of lib/ (ASan + UBSan)"
+	@echo "make board-test the board description over real boards' DTBs vs dtc"
 	@echo "make model      spin model check of hotplug vs RCU (docs/model.md)"
 	@echo "make torture    long RCU + hotplug tortures, -smp 4 and 8 (TORTURE_SECS=600)"
 	@echo "make fuzz       libFuzzer on the device-tree code (FUZZ_TIME=600 s, docs/fuzzing.md)"
@@ -147,6 +148,11 @@ gdb: $(B)/kernel.elf
 
 host-test: $(B)/.setup-ok
 	$(MAKE) -C tests/host
+
+# kernel/board.c built natively over Pi 3/4/5, RK3399 and A64 trees, each
+# fact held against dtc's reading (tests/boards/check.py).
+board-test: $(B)/.setup-ok
+	$(MAKE) -s -C tests/boards
 
 # Promela model of cpu_down()/cpu_up() against RCU, checked with spin.
 # Long RCU + hotplug tortures (docs/reliability.md); TORTURE_SECS per boot.
