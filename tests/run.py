@@ -3,7 +3,7 @@
 tests/matrix.py, checks each console log (KTAP results, banner, expected
 lines), runs the host-side checks of TOOL_CHECKS (host unit tests, the
 Promela model, the GDB walkthrough, a bounded DTB fuzz run, the board
-description over real boards' DTBs), and ends with one line
+description over real boards' DTBs and the SD-card images), and ends with one line
 `N passed, N failed`. --only NAME selects boots and host checks by name.
 
 Usage: tests/run.py [--only NAME] [--list] [--jobs N] [--timeout S] [--no-host]
@@ -655,7 +655,7 @@ TOOL_CHECKS = [
     ("gdb walkthrough", [sys.executable, "tests/gdb_walkthrough.py"], "gdb.log", "gdb.",
      "tests/gdb_walkthrough.py"),
     ("dtb fuzz", ["make", "-s", "-C", "tests/fuzz"], "fuzz.log", "fuzz.", "tests/fuzz/Makefile"),
-    ("board dtbs", ["make", "-s", "-C", "tests/boards"], "boards.log", "boards.",
+    ("boards", ["make", "-s", "-C", "tests/boards"], "boards.log", "boards.",
      "tests/boards/Makefile"),
 ]
 
