@@ -90,8 +90,10 @@ EOF
 # (from its release) describes the same CPUs, GIC and UART, and more.
 device_tree=bcm2712-rpi-5-b.dtb
 # The console is the debug UART (uart10, a PL011) on the 3-pin connector
-# between the HDMI ports. enable_uart=1 is for GPIO 14/15 (RP1's UART0),
-# which this kernel does not drive.
+# between the HDMI ports. The firmware logs there too with uart_2ndstage=1,
+# so it is set up (115200 8N1) before the kernel, which keeps the baud
+# rate. enable_uart=1 is for GPIO 14/15 (RP1's UART0), not driven here.
+uart_2ndstage=1
 enable_uart=1
 EOF
       } >"$config"

@@ -41,7 +41,8 @@ CARDS = {
               ("", "enable_uart", "1")]),
     "rpi5": ("kernel_2712.img", ["rpi5"],
              [("", "arm_64bit", "1"), ("", "kernel", "kernel_2712.img"),
-              ("", "device_tree", "bcm2712-rpi-5-b.dtb"), ("", "enable_uart", "1")]),
+              ("", "device_tree", "bcm2712-rpi-5-b.dtb"), ("", "uart_2ndstage", "1"),
+              ("", "enable_uart", "1")]),
 }
 
 
