@@ -627,6 +627,25 @@ def prepare_dtb(boot, qemu, log):
     return path
 
 
+def cpus_dtb(boot, qemu, log):
+    """QEMU's DTB for this machine with only the CPU nodes whose reg is in
+    boot.dtb_cpus (and no cpu-map, which names the others); its path."""
+    os.makedirs(DTB_DIR, exist_ok=True)
+    path = os.path.join(DTB_DIR, boot.name + ".dtb")
+    subprocess.run(["./qemu.sh", *qemu, "--dump-dtb", path], stdin=subprocess.DEVNULL,
+                   stdout=log, stderr=log, check=True)
+    nodes = subprocess.run(["fdtget", "-l", path, "/cpus"], check=True,
+                           stdout=subprocess.PIPE, text=True).stdout.split()
+    for node in nodes:
+        reg = subprocess.run(["fdtget", "-t", "x", path, f"/cpus/{node}", "reg"],
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        cells = reg.stdout.split() if reg.returncode == 0 else []
+        mpidr = int("".join(c.zfill(8) for c in cells), 16) if cells else None
+        if mpidr not in boot.dtb_cpus:
+            subprocess.run(["fdtput", "-r", path, f"/cpus/{node}"], check=True)
+    return path
+
+
 def run_boot(boot, timeout, image):
     """Boots one configuration; returns (checks, Run or None, log path)."""
     log_path = os.path.join(LOG_DIR, boot.name + ".log")
@@ -636,8 +655,11 @@ def run_boot(boot, timeout, image):
         try:
             if boot.shim_dtb:
                 argv += ["--bad-dtb", prepare_dtb(boot, qemu, log)]
-            elif boot.append:
-                argv += ["--append", boot.append]
+            else:
+                if boot.dtb_cpus:
+                    argv += ["--dtb", cpus_dtb(boot, qemu, log)]
+                if boot.append:
+                    argv += ["--append", boot.append]
         except (OSError, subprocess.CalledProcessError) as e:
             log.write(f"run.py: could not make the DTB: {e}\n")
             return [Check("DTB for the boot shim", False, str(e))], None, log_path
@@ -890,6 +912,7 @@ def parse_args():
 def list_boots(boots):
     for b in boots:
         how = f" --bad-dtb {b.shim_dtb}" if b.shim_dtb else ""
+        how += f" --dtb (CPUs {', '.join(map(hex, b.dtb_cpus))})" if b.dtb_cpus else ""
         steps = f"  script: {len(b.script)} steps" if b.script else ""
         print(f"{b.name:<22} ./qemu.sh {' '.join(b.qemu)}{how}  append='{b.append}'{steps}")
 
