@@ -47,9 +47,8 @@ class Board:
     memory: the ranges the boot loader writes into /memory (base, size).
     mpidr_bits: what the CPUs' MPIDR_EL1 holds beyond the DTB's reg."""
 
-    def __init__(self, name, dtb, memory, mpidr_bits, note=""):
-        self.name, self.dtb, self.memory = name, dtb, memory
-        self.mpidr_bits, self.note = mpidr_bits, note
+    def __init__(self, name, dtb, memory, mpidr_bits):
+        self.name, self.dtb, self.memory, self.mpidr_bits = name, dtb, memory, mpidr_bits
 
 
 BOARDS = [
