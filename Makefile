@@ -62,7 +62,7 @@ DRIVER_OBJS := drivers/serial/pl011.o drivers/firmware/psci.o \
 	drivers/clocksource/arm_arch_timer.o
 OBJS := $(addprefix $(B)/,$(ARCH_OBJS) $(KERNEL_OBJS) $(LIB_OBJS) $(DRIVER_OBJS))
 
-.PHONY: all run test host-test model torture fuzz clean help setup gdb FORCE
+.PHONY: all run test host-test board-test sdcard model torture fuzz clean help setup gdb FORCE
 all: $(B)/Image $(B)/kernel.elf
 
 help:
@@ -70,9 +70,12 @@ help:
 	@echo "make run        boot the kernel in QEMU (installs what is missing)"
 	@echo "make test       boot the test matrix and run host tests"
 	@echo "make host-test  host unit tests of lib/ (ASan + UBSan)"
+	@echo "make board-test board description over real DTBs vs dtc; SD-card images"
 	@echo "make model      spin model check of hotplug vs RCU (docs/model.md)"
 	@echo "make torture    long RCU + hotplug tortures, -smp 4 and 8 (TORTURE_SECS=600)"
 	@echo "make fuzz       libFuzzer on the device-tree code (FUZZ_TIME=600 s, docs/fuzzing.md)"
+	@echo "make sdcard BOARD=rpi3|rpi4|rpi5 [APPEND=\"ARGS\"]"
+	@echo "                SD-card image build/sdcard-BOARD.img (docs/boards.md)"
 	@echo "make DEBUG=1    build with -Og for stepping in GDB"
 	@echo "make gdb        gdb-multiarch on a QEMU started with ./qemu.sh --gdb"
 	@echo "                (GDB_PORT=N for ./qemu.sh --gdb --gdb-port N)"
@@ -148,6 +151,17 @@ gdb: $(B)/kernel.elf
 
 host-test: $(B)/.setup-ok
 	$(MAKE) -C tests/host
+
+# kernel/board.c built natively over Pi 3/4/5, RK3399 and A64 trees, each
+# fact held against dtc's reading; the SD-card images read back.
+board-test: $(B)/.setup-ok
+	$(MAKE) -s -C tests/boards
+
+# A Raspberry Pi SD card: kernel, config.txt, cmdline.txt (APPEND) and the
+# board's device tree; the firmware files are added by hand (docs/boards.md).
+sdcard: $(B)/Image
+	@test -n "$(BOARD)" || { echo "make sdcard BOARD=rpi3|rpi4|rpi5"; exit 2; }
+	tools/mksdcard.sh "$(BOARD)" $(B)/Image $(B)/sdcard-$(BOARD).img "$(APPEND)"
 
 # Promela model of cpu_down()/cpu_up() against RCU, checked with spin.
 # Long RCU + hotplug tortures (docs/reliability.md); TORTURE_SECS per boot.

@@ -252,8 +252,11 @@ if [ -n "$dump_dtb" ]; then
 elif [ "$uboot" = 1 ]; then
   disk=$(uboot_disk)
   uboot_fdt=$(uboot_dtb)
+  # Read-only: U-Boot only loads from it, and QEMU then takes a shared
+  # lock, so boots with the same disk (EL1 and EL2, same command line) can
+  # run in parallel instead of failing on the write lock.
   cmd+=(-bios "$UBOOT_BIN" -dtb "$uboot_fdt"
-        -drive "if=none,format=raw,file=$disk,id=bootdisk"
+        -drive "if=none,format=raw,file=$disk,id=bootdisk,readonly=on"
         -device "virtio-blk-device,drive=bootdisk")
 elif [ -n "$bad_dtb" ]; then
   if [ "$bad_dtb" = none ]; then

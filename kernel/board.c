@@ -33,6 +33,29 @@ static void copy_string(char *dst, size_t len, const void *fdt, int node,
 	strlcpy(dst, s ? s : "", len);
 }
 
+/*
+ * Boot loaders write the memory node: the Raspberry Pi firmware fills in
+ * the size-0 one its DTBs carry, U-Boot adds one to Rockchip and Allwinner
+ * trees that have none. Such a tree given straight to the kernel (qemu
+ * -dtb, a hand-made SD card) has no RAM to offer: say which case it is.
+ */
+static void no_memory_message(const void *fdt)
+{
+	int node = fdt_node_offset_by_prop_value(fdt, -1, "device_type",
+						 "memory", 7);
+
+	if (node < 0)
+		pr_emerg("device tree has no memory node: the boot loader "
+			 "(U-Boot, the Pi firmware) adds it; boot through one, "
+			 "or give a tree with memory\n");
+	else
+		pr_emerg("memory node %s has size 0: "
+			 "the boot firmware fills it in (Raspberry Pi: "
+			 "start*.elf); boot through it, or give a tree with "
+			 "memory\n",
+			 fdt_get_name(fdt, node, NULL));
+}
+
 static int read_memory(const void *fdt)
 {
 	/*
@@ -56,7 +79,7 @@ static int read_memory(const void *fdt)
 	}
 	board.nr_reserved = n;
 	if (!board.nr_mem) {
-		pr_emerg("device tree describes no memory\n");
+		no_memory_message(fdt);
 		return -EINVAL;
 	}
 	return 0;
@@ -130,13 +153,33 @@ static void read_psci(const void *fdt)
 		    node, "compatible");
 }
 
+/*
+ * The root's interrupt-parent, followed to the controller that has no
+ * parent but itself: on GIC boards the GIC; on the BCM2836/7 (Pi 2, Pi 3)
+ * the per-core local controller (brcm,bcm2836-l1-intc) that the root's
+ * ARM controller is chained to, where the timer interrupts and the IPIs
+ * arrive. Bounded: a phandle loop in a bad tree must not hang the boot.
+ */
+static int root_irqchip(const void *fdt)
+{
+	int node = 0, parent;
+	u32 phandle;
+
+	for (int hops = 0; hops < 8; hops++) {
+		if (fdt_read_u32(fdt, node, "interrupt-parent", &phandle))
+			break;
+		parent = fdt_node_offset_by_phandle(fdt, phandle);
+		if (parent < 0 || parent == node)
+			break;
+		node = parent;
+	}
+	return node ? node : -FDT_ERR_NOTFOUND;
+}
+
 static void read_irqchip(const void *fdt)
 {
-	u32 phandle;
-	int node = -1;
+	int node = root_irqchip(fdt);
 
-	if (!fdt_read_u32(fdt, 0, "interrupt-parent", &phandle))
-		node = fdt_node_offset_by_phandle(fdt, phandle);
 	board.irqchip.node = node;
 	copy_string(board.irqchip.compatible, sizeof(board.irqchip.compatible),
 		    fdt, node, "compatible");

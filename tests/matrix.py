@@ -72,6 +72,9 @@ class Boot:
     #   "none"      no DTB at all (x0 = 0)
     #   a path      that file
     shim_dtb: str = ""
+    # MPIDRs: boot with QEMU's own DTB cut down to the CPU nodes with these
+    # reg values (qemu.sh --dtb), e.g. a board numbered in Aff1 like Pi 5.
+    dtb_cpus: tuple = ()
     timeout: int = 0             # seconds; 0 = the harness default (60)
     script: tuple = ()           # Steps typed into the console (see Step)
 
@@ -241,6 +244,10 @@ BOOTS = [
     Boot("virt-uboot-smp4",
          ["--uboot", "--smp", "4", "--mem", "256M"],
          append="test=all poweroff"),
+    # U-Boot and the kernel both at EL2 (virtualization=on): PSCI over SMC.
+    Boot("virt-uboot-el2-smp4",
+         ["--uboot", "--el2", "--smp", "4", "--mem", "256M"],
+         append="test=all poweroff"),
 
     # -- SMP: GICv2 up to its 8 CPUs, GICv3 past 16 (Aff1 = 1) ----------------
     smp_boot("virt-smp2-gicv2", ["--smp", "2", "--gic", "2", "--mem", "256M"]),
@@ -254,6 +261,22 @@ BOOTS = [
                             for n in range(4)]),
                      Group("CPU16..CPU19 online with MPIDR 0x100..0x103",
                            [rf"\bCPU{16 + n}: online, MPIDR 0x10{n}$" for n in range(4)]))),
+    # CPUs numbered in Aff1 as on the Raspberry Pi 5 (MPIDR 0x000, 0x100,
+    # 0x200, 0x300): GICv3 virt with 64 vCPUs, its tree cut to CPUs 0, 16,
+    # 32 and 48. Logical CPUs 0-3 must map to those MPIDRs through the
+    # whole suite, hotplug included.
+    Boot("virt-aff1-cpus-like-pi5",
+         ["--smp", "64", "--gic", "3", "--mem", "256M"],
+         append="test=all poweroff",
+         dtb_cpus=(0x000, 0x100, 0x200, 0x300),
+         banner=("el", "memory", "psci"),
+         timeout=180,
+         expect=(r"^CPUs: 4\b", r"\bBrought up 4 of 4 CPUs$",
+                 Group("banner: cpu0..cpu3 have MPIDR 0x0, 0x100, 0x200, 0x300",
+                       [rf"^\s*cpu{n}: MPIDR {m}, enable-method psci$"
+                        for n, m in enumerate(("0x0", "0x100", "0x200", "0x300"))]),
+                 Group("CPU1..CPU3 online with MPIDR 0x100..0x300",
+                       [rf"\bCPU{n}: online, MPIDR 0x{n}00$" for n in range(1, 4)]))),
     # A CPU that never arrives (started at a dead end): the others go on.
     # Not the smp suite: its smp_all_cpus_online fails here by design.
     Boot("smp-cpu-never-arrives",

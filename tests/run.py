@@ -2,7 +2,8 @@
 """The `make test` harness: boots the kernel in QEMU in every configuration of
 tests/matrix.py, checks each console log (KTAP results, banner, expected
 lines), runs the host-side checks of TOOL_CHECKS (host unit tests, the
-Promela model, the GDB walkthrough, a bounded DTB fuzz run), and ends with one line
+Promela model, the GDB walkthrough, a bounded DTB fuzz run, the board
+description over real boards' DTBs and the SD-card images), and ends with one line
 `N passed, N failed`. --only NAME selects boots and host checks by name.
 
 Usage: tests/run.py [--only NAME] [--list] [--jobs N] [--timeout S] [--no-host]
@@ -626,6 +627,25 @@ def prepare_dtb(boot, qemu, log):
     return path
 
 
+def cpus_dtb(boot, qemu, log):
+    """QEMU's DTB for this machine with only the CPU nodes whose reg is in
+    boot.dtb_cpus (and no cpu-map, which names the others); its path."""
+    os.makedirs(DTB_DIR, exist_ok=True)
+    path = os.path.join(DTB_DIR, boot.name + ".dtb")
+    subprocess.run(["./qemu.sh", *qemu, "--dump-dtb", path], stdin=subprocess.DEVNULL,
+                   stdout=log, stderr=log, check=True)
+    nodes = subprocess.run(["fdtget", "-l", path, "/cpus"], check=True,
+                           stdout=subprocess.PIPE, text=True).stdout.split()
+    for node in nodes:
+        reg = subprocess.run(["fdtget", "-t", "x", path, f"/cpus/{node}", "reg"],
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        cells = reg.stdout.split() if reg.returncode == 0 else []
+        mpidr = int("".join(c.zfill(8) for c in cells), 16) if cells else None
+        if mpidr not in boot.dtb_cpus:
+            subprocess.run(["fdtput", "-r", path, f"/cpus/{node}"], check=True)
+    return path
+
+
 def run_boot(boot, timeout, image):
     """Boots one configuration; returns (checks, Run or None, log path)."""
     log_path = os.path.join(LOG_DIR, boot.name + ".log")
@@ -635,8 +655,11 @@ def run_boot(boot, timeout, image):
         try:
             if boot.shim_dtb:
                 argv += ["--bad-dtb", prepare_dtb(boot, qemu, log)]
-            elif boot.append:
-                argv += ["--append", boot.append]
+            else:
+                if boot.dtb_cpus:
+                    argv += ["--dtb", cpus_dtb(boot, qemu, log)]
+                if boot.append:
+                    argv += ["--append", boot.append]
         except (OSError, subprocess.CalledProcessError) as e:
             log.write(f"run.py: could not make the DTB: {e}\n")
             return [Check("DTB for the boot shim", False, str(e))], None, log_path
@@ -654,6 +677,8 @@ TOOL_CHECKS = [
     ("gdb walkthrough", [sys.executable, "tests/gdb_walkthrough.py"], "gdb.log", "gdb.",
      "tests/gdb_walkthrough.py"),
     ("dtb fuzz", ["make", "-s", "-C", "tests/fuzz"], "fuzz.log", "fuzz.", "tests/fuzz/Makefile"),
+    ("boards", ["make", "-s", "-C", "tests/boards"], "boards.log", "boards.",
+     "tests/boards/Makefile"),
 ]
 
 
@@ -887,6 +912,7 @@ def parse_args():
 def list_boots(boots):
     for b in boots:
         how = f" --bad-dtb {b.shim_dtb}" if b.shim_dtb else ""
+        how += f" --dtb (CPUs {', '.join(map(hex, b.dtb_cpus))})" if b.dtb_cpus else ""
         steps = f"  script: {len(b.script)} steps" if b.script else ""
         print(f"{b.name:<22} ./qemu.sh {' '.join(b.qemu)}{how}  append='{b.append}'{steps}")
 

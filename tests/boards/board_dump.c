@@ -1,0 +1,118 @@
+/*
+ * board_dump: the kernel's own board description code (dt_init() and
+ * board_init(), built natively) run on a DTB file, with the result printed
+ * one fact per line for tests/boards/check.py to hold against dtc.
+ *
+ *	board_dump FILE [MPIDR...]
+ *
+ * Each MPIDR is a value as the CPU's MPIDR_EL1 would read (RES1 bit 31,
+ * MT bit, affinity): the line "boot-cpu MPIDR INDEX" says which entry of
+ * board.cpus[] the kernel takes that CPU to be (-1: none), by the same
+ * masked comparison smp_setup_cpu_maps() and get_logical_index() make.
+ * Kernel messages come out as "log: ..." lines.
+ */
+#include <kernel/board.h>
+#include <kernel/cpu.h>
+#include <kernel/devicetree.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "shim.h"
+
+static void print_board(void)
+{
+	int i, c;
+
+	printf("model %s\n", board.model);
+	printf("compatible %s\n", board.compatible);
+	for (i = 0; i < board.nr_mem; i++)
+		printf("memory %#llx %#llx\n",
+		       (unsigned long long)board.mem[i].base,
+		       (unsigned long long)board.mem[i].size);
+	for (i = 0; i < board.nr_reserved; i++)
+		printf("reserved %#llx %#llx\n",
+		       (unsigned long long)board.reserved[i].base,
+		       (unsigned long long)board.reserved[i].size);
+	printf("cpus %d\n", board.nr_cpus_dt);
+	for (i = 0; i < board.nr_cpus; i++)
+		printf("cpu %d %#llx %s %#llx\n", i,
+		       (unsigned long long)board.cpus[i].mpidr,
+		       enable_method_name(board.cpus[i].method),
+		       (unsigned long long)board.cpus[i].release_addr);
+	if (board.psci.present)
+		printf("psci %s %s\n", board.psci.compatible,
+		       board.psci.method);
+	else
+		printf("psci absent\n");
+	printf("irqchip %s", board.irqchip.compatible);
+	for (i = 0; i < board.irqchip.nr_reg; i++)
+		printf(" %#llx", (unsigned long long)board.irqchip.reg[i].base);
+	printf("\n");
+	for (i = 0; i < board.timer.nr_irq; i++) {
+		printf("timer");
+		for (c = 0; c < board.timer.irq[i].nr_cells; c++)
+			printf(" %u", board.timer.irq[i].cells[c]);
+		printf("\n");
+	}
+	printf("uart %s %#llx %s\n", board.uart.compatible,
+	       (unsigned long long)board.uart.base, board.stdout_path);
+}
+
+static int boot_cpu_index(unsigned long long hw)
+{
+	for (int i = 0; i < board.nr_cpus; i++)
+		if (board.cpus[i].mpidr == (hw & MPIDR_HWID_MASK))
+			return i;
+	return -1;
+}
+
+static void *read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	void *buf = NULL;
+	long n;
+
+	if (!f)
+		return NULL;
+	/* 8-byte aligned, as the boot protocol hands the tree over. */
+	if (!fseek(f, 0, SEEK_END) && (n = ftell(f)) > 0 &&
+	    !fseek(f, 0, SEEK_SET) && (buf = aligned_alloc(8, (n + 7) & ~7L)))
+		*len = fread(buf, 1, n, f);
+	fclose(f);
+	return buf;
+}
+
+int main(int argc, char **argv)
+{
+	size_t len = 0;
+	void *blob;
+	int err;
+
+	if (argc < 2) {
+		fprintf(stderr, "usage: board_dump FILE [MPIDR...]\n");
+		return 2;
+	}
+	blob = read_file(argv[1], &len);
+	if (!blob) {
+		perror(argv[1]);
+		return 2;
+	}
+	shim_blob = blob;
+	shim_blob_len = len;
+	err = dt_init((phys_addr_t)(uintptr_t)blob);
+	if (!err)
+		err = board_init(initial_boot_params);
+	printf("\nboard_init %d\n", err);
+	if (!err) {
+		board_print(); /* as the boot banner: must not trip ASan */
+		print_board();
+		for (int i = 2; i < argc; i++) {
+			unsigned long long hw = strtoull(argv[i], NULL, 0);
+
+			printf("boot-cpu %#llx %d\n", hw, boot_cpu_index(hw));
+		}
+	}
+	free(blob);
+	return 0;
+}

@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# Builds an SD-card image for a Raspberry Pi: an MBR partition table
+# (sfdisk) with one bootable FAT32 partition (mtools, so no root and no
+# loop device) holding the kernel under the name the board's firmware
+# loads, config.txt, cmdline.txt and the board's device tree. The
+# Raspberry Pi firmware files are not ours to ship: docs/boards.md says
+# which to add (Pi 3: bootcode.bin, start.elf, fixup.dat; Pi 4: start4.elf,
+# fixup4.dat; Pi 5: none, its firmware is in the EEPROM).
+#
+# Usage: tools/mksdcard.sh rpi3|rpi4|rpi5 IMAGE OUTPUT ["KERNEL COMMAND LINE"]
+#
+# Device trees: Pi 3 B, 3 B+ and 4 B from Debian's arm64 kernel package
+# (tools/debian-kernel.sh); Pi 5 compiled from tests/boards/rpi5.dts, since
+# that package (Linux 6.1) has none. The firmware fills in their memory.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")/.." && pwd)
+
+die() { echo "mksdcard.sh: $*" >&2; exit 1; }
+
+[ $# -ge 3 ] && [ $# -le 4 ] ||
+  { echo "usage: tools/mksdcard.sh rpi3|rpi4|rpi5 IMAGE OUTPUT [\"CMDLINE\"]" >&2; exit 2; }
+board=$1 image=$2 out=$3 append=${4:-}
+[ -f "$image" ] || die "$image not found (run make first)"
+[[ "$append" != *$'\n'* ]] || die "the command line must be one line"
+
+# Settings every board shares. The firmware passes the device tree in x0
+# and sets /chosen/bootargs from cmdline.txt.
+common_config() {
+  cat <<EOF
+# Made by tools/mksdcard.sh for the hotplug kernel (docs/boards.md).
+# 64-bit: the cores start in AArch64 (at EL2) in this Image.
+arm_64bit=1
+kernel=$1
+EOF
+}
+
+# Writes config.txt for $board into $1; sets kernel_name and dtbs.
+board_files() {
+  local config=$1 d
+  case "$board" in
+    rpi3)
+      kernel_name=kernel8.img
+      d=$("$here/tools/debian-kernel.sh" dtbs)/broadcom
+      dtbs=("$d/bcm2837-rpi-3-b.dtb" "$d/bcm2837-rpi-3-b-plus.dtb")
+      { common_config "$kernel_name"
+        cat <<'EOF'
+# Debian's trees (Linux 6.1 names): 3 B+ and 3 A+ match [pi3+] too.
+[pi3]
+device_tree=bcm2837-rpi-3-b.dtb
+[pi3+]
+device_tree=bcm2837-rpi-3-b-plus.dtb
+[all]
+# The console is the tree's stdout-path: the mini UART, which the PL011
+# leaves to Bluetooth. enable_uart=1 puts it on GPIO 14/15 (header pins
+# 8/10) and, since its baud clock is the VPU core clock, fixes that at
+# 250 MHz; core_freq=250 says so for firmware that would not.
+enable_uart=1
+core_freq=250
+EOF
+      } >"$config"
+      ;;
+    rpi4)
+      kernel_name=kernel8.img
+      d=$("$here/tools/debian-kernel.sh" dtbs)/broadcom
+      dtbs=("$d/bcm2711-rpi-4-b.dtb")
+      { common_config "$kernel_name"
+        cat <<'EOF'
+device_tree=bcm2711-rpi-4-b.dtb
+# Interrupts through the GIC-400 (the firmware's default on the Pi 4; 0
+# would leave the legacy BCM2836-style controller in charge).
+enable_gic=1
+# The console is the tree's stdout-path: the mini UART on GPIO 14/15
+# (header pins 8/10), the PL011 being Bluetooth's; enable_uart=1 routes it
+# there and holds the core clock its baud rate comes from.
+enable_uart=1
+EOF
+      } >"$config"
+      ;;
+    rpi5)
+      # The Pi 5 firmware loads kernel_2712.img by default.
+      kernel_name=kernel_2712.img
+      mkdir -p "$work/dtb"
+      dtc -q -I dts -O dtb -o "$work/dtb/bcm2712-rpi-5-b.dtb" \
+        "$here/tests/boards/rpi5.dts"
+      dtbs=("$work/dtb/bcm2712-rpi-5-b.dtb")
+      { common_config "$kernel_name"
+        cat <<'EOF'
+# tests/boards/rpi5.dts, compiled; the firmware's own bcm2712-rpi-5-b.dtb
+# (from its release) describes the same CPUs, GIC and UART, and more.
+device_tree=bcm2712-rpi-5-b.dtb
+# The console is the debug UART (uart10, a PL011) on the 3-pin connector
+# between the HDMI ports. The firmware logs there too with uart_2ndstage=1,
+# so it is set up (115200 8N1) before the kernel, which keeps the baud
+# rate. enable_uart=1 is for GPIO 14/15 (RP1's UART0), not driven here.
+uart_2ndstage=1
+enable_uart=1
+EOF
+      } >"$config"
+      ;;
+    *) die "BOARD must be rpi3, rpi4 or rpi5, not '$board'" ;;
+  esac
+}
+
+PART_START=2048                 # sectors of 512 bytes: the partition starts at 1 MiB
+export MTOOLS_SKIP_CHECK=1      # mtools: do not second-guess our geometry
+
+mkdir -p "$(dirname "$out")"
+work=$(mktemp -d "$out.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+board_files "$work/config.txt"
+for f in "${dtbs[@]}"; do
+  [ -f "$f" ] || die "$f not found"
+done
+printf '%s\n' "$append" >"$work/cmdline.txt"
+
+# 64 MiB: a FAT32 the boot ROMs read (>= 65525 clusters), sparse on disk.
+disk=$work/disk.img
+truncate -s 64M "$disk"
+printf 'label: dos\nstart=%d, type=c, bootable\n' "$PART_START" | sfdisk -q "$disk"
+part="$disk@@$((PART_START * 512))"
+mformat -i "$part" -F -H "$PART_START" -v HPBOOT ::
+mcopy -i "$part" "$image" "::$kernel_name"
+mcopy -i "$part" "$work/config.txt" ::config.txt
+mcopy -i "$part" "$work/cmdline.txt" ::cmdline.txt
+for f in "${dtbs[@]}"; do
+  mcopy -i "$part" "$f" "::$(basename "$f")"
+done
+
+mv -f "$disk" "$out"
+echo "mksdcard.sh: $out: $kernel_name, config.txt, cmdline.txt," \
+  "$(for f in "${dtbs[@]}"; do basename "$f"; done | paste -sd' ')"
