@@ -80,6 +80,31 @@ up_to_date() {
   done
 }
 
+# The Raspberry Pi 3 B device tree for raspi3b: Debian's (the real board's,
+# tools/debian-kernel.sh fetches it once into $RASPI3B_DTB), with one change
+# made in a copy: /chosen/stdout-path names serial0, the PL011. The stock
+# tree names serial1, the mini-UART, which a real Pi 3 has on its pins while
+# the PL011 drives Bluetooth; QEMU wires its first -serial to the PL011.
+# Prints the copy's path.
+raspi3b_dtb() {
+  local out=${RASPI3B_DTB%.dtb}-qemu.dtb dir tmp
+  if [ ! -e "$RASPI3B_DTB" ]; then
+    dir=$("$root/tools/debian-kernel.sh" dtbs) ||
+      die "cannot fetch the Raspberry Pi 3 B device tree (pass --dtb FILE)"
+    mkdir -p "$(dirname "$RASPI3B_DTB")"
+    cp "$dir/broadcom/bcm2837-rpi-3-b.dtb" "$RASPI3B_DTB.tmp.$$"
+    mv -f "$RASPI3B_DTB.tmp.$$" "$RASPI3B_DTB"
+  fi
+  if ! up_to_date "$out" "$RASPI3B_DTB" "$0"; then
+    tmp="$out.tmp.$$"
+    cp "$RASPI3B_DTB" "$tmp"
+    fdtput -t s "$tmp" /chosen stdout-path "serial0:115200n8" ||
+      die "cannot edit $tmp (fdtput, from device-tree-compiler)"
+    mv -f "$tmp" "$out"
+  fi
+  echo "$out"
+}
+
 # ---- options ----------------------------------------------------------------
 
 machine=virt smp=4 gic=2 el2=0 cpu=cortex-a53 mem=256M
@@ -149,12 +174,7 @@ case "$machine" in
     [ -z "$bad_dtb" ] || die "--bad-dtb uses virt's memory map; it is virt only"
     [ "$el2" = 0 ] || echo "qemu.sh: note: raspi3b always enters at EL2" >&2
     smp=4 mem=1G machine_opts=raspi3b
-    if [ -z "$dtb" ]; then
-      [ -e "$RASPI3B_DTB" ] || die "raspi3b needs the Raspberry Pi 3 B device tree" \
-        "($RASPI3B_DTB), which is not there: raspi3b support arrives with the" \
-        "boards issue (or pass --dtb FILE)"
-      dtb=$RASPI3B_DTB
-    fi
+    [ -n "$dtb" ] || dtb=$(raspi3b_dtb)
     ;;
   *) die "--machine wants virt or raspi3b, not '$machine'" ;;
 esac
