@@ -252,14 +252,10 @@ machine_args+=(-smp "$smp" -m "$mem")
 cmd=(qemu-system-aarch64 "${machine_args[@]}" -nographic -no-reboot)
 
 # Console on stdio, muxed with the QEMU monitor (Ctrl-A C). Works without a
-# tty, e.g. with stdin from /dev/null under CI. raspi3b has two UARTs (PL011
-# and mini-UART); both go to the console so either can be the kernel's.
-if [ "$machine" = raspi3b ]; then
-  cmd+=(-chardev "stdio,mux=on,id=console" -serial chardev:console
-        -serial chardev:console -mon "chardev=console,mode=readline")
-else
-  cmd+=(-serial mon:stdio)
-fi
+# tty, e.g. with stdin from /dev/null under CI. On raspi3b that is the PL011
+# (the DTB copy names it) and not also the mini-UART: a mux gives its input
+# to the frontend attached last, which would then take every keystroke.
+cmd+=(-serial mon:stdio)
 
 if [ -n "$dump_dtb" ]; then
   mkdir -p "$(dirname "$dump_dtb")"
