@@ -377,7 +377,7 @@ static int find_nodes(const struct dt_device *dev)
 		       "needs the per-core local controller for IPIs and "
 		       "timers\n",
 		       dev->name, local_compat[0]);
-		return -ENODEV;
+		return -EINVAL; /* not -ENODEV: that reads "no driver" */
 	}
 	intc.local_node = node;
 	return 0;
