@@ -27,7 +27,9 @@ Boots build/Image in qemu-system-aarch64, console on stdio (-nographic,
 -no-reboot). The kernel ends the run with PSCI SYSTEM_OFF (exit status 0).
 Quit by hand with Ctrl-A X.
 
-  --machine virt|raspi3b  board (default virt; raspi3b has 1G and 4 CPUs)
+  --machine virt|raspi3b  board (default virt; raspi3b has 1G and 4 CPUs,
+                          enters at EL2, ends by watchdog reset; its DTB,
+                          Debian's, is fetched once into build/dtbs/)
   --smp N                 number of CPUs (default 4; at most 8 with GICv2)
   --gic 2|3               virt interrupt controller version (default 2)
   --el2                   virt with virtualization=on: enter the kernel at
@@ -41,7 +43,7 @@ Quit by hand with Ctrl-A X.
   --bad-dtb FILE|none     skip -kernel: a boot shim (tests/boot-shim.S) enters
                           the kernel with x0 = FILE loaded at 0x44000000, or
                           with x0 = 0 for `none` (virt only)
-  --dtb FILE              give QEMU this device tree (-dtb)
+  --dtb FILE              give QEMU this device tree (-dtb), as is
   --dump-dtb FILE         write the device tree QEMU would pass to the kernel
                           (with the command line of --append) and exit
   --image FILE            kernel Image to boot (default build/Image)
