@@ -276,6 +276,8 @@ BOOTS = [
          append="test=hotplug hotplug_cycles=1000 poweroff",
          timeout=240,
          expect=(r"hotplug_readers_never_see_poison: \d{3,} downs",)),
+    # RCU + hotplug torture with mailbox IPIs and the pen.
+    torture_boot("raspi3b-torture", ["--machine", "raspi3b"], "torture=10"),
     # The shell on the PL011, its receive interrupt on the armctrl's one
     # route: three CPUs (the boot CPU among them) go to the pen, so the
     # route must end on the last one and typing still work; back up; then
