@@ -39,15 +39,18 @@
 #define LOCAL_MAILBOX_CLR(core, mb) (0xc0 + 16 * (core) + 4 * (mb))
 #define LOCAL_NR_CORES 4
 
-/* Sources of LOCAL_IRQ_PENDING, numbered as the binding numbers them. */
-#define LOCAL_IRQ_CNTPS 0
-#define LOCAL_IRQ_CNTPNS 1
-#define LOCAL_IRQ_CNTHP 2
-#define LOCAL_IRQ_CNTV 3
+/*
+ * Sources of LOCAL_IRQ_PENDING, numbered as the binding numbers them:
+ * 0-3 the generic timer's CNTPS, CNTPNS, CNTHP, CNTV outputs, 4-7
+ * mailboxes 0-3, 8 the armctrl (GPU), 9 PMU, 10 AXI, 11 local timer.
+ */
 #define LOCAL_IRQ_MAILBOX0 4
-#define LOCAL_IRQ_GPU_FAST 8
+#define LOCAL_IRQ_GPU 8
 #define LOCAL_NR_IRQS 12
-#define LOCAL_TIMER_MASK 0xf /* sources 0-3: the generic timer outputs */
+#define LOCAL_TIMER_MASK 0xf /* sources 0-3 */
+/* IPIs use one mailbox: its 32 bits are plenty. Mailbox 3 is how the
+ * firmware of "brcm,bcm2836-smp" boards releases secondaries: untouched. */
+#define IPI_MAILBOX 0
 
 /* armctrl registers (BCM2835 ARM Peripherals, 7.5). */
 #define ARMCTRL_PENDING_BASIC 0x00
@@ -131,7 +134,7 @@ static void bcm2836_poke(unsigned int irq, bool on)
 {
 	unsigned int src = irq - IRQ_FIRST_PPI;
 
-	/* IPIs are always on: mailbox 0 is enabled whole in cpu_init. */
+	/* IPIs are always on: their mailbox is enabled whole in cpu_init. */
 	if (irq < IRQ_FIRST_PPI)
 		return;
 	if (irq < IRQ_FIRST_SPI) {
@@ -170,6 +173,7 @@ static int bcm2836_set_affinity(unsigned int irq, unsigned int cpu)
 static void bcm2836_send_ipi(const struct cpumask *mask, unsigned int ipi)
 {
 	unsigned int cpu;
+	void *set;
 	u8 core;
 
 	/* Stores before the IPI are seen by its handler: pairs with the
@@ -177,9 +181,10 @@ static void bcm2836_send_ipi(const struct cpumask *mask, unsigned int ipi)
 	dmb(ishst);
 	for_each_cpu (cpu, mask) {
 		core = READ_ONCE(intc.core[cpu]);
-		if (core != CORE_NONE)
-			writel_relaxed(BIT(ipi),
-				       intc.local + LOCAL_MAILBOX_SET(core, 0));
+		if (core == CORE_NONE)
+			continue;
+		set = intc.local + LOCAL_MAILBOX_SET(core, IPI_MAILBOX);
+		writel_relaxed(BIT(ipi), set);
 	}
 }
 
@@ -194,7 +199,7 @@ static void dispatch(unsigned int irq)
  * again and interrupts again, so none is lost. */
 static void bcm2836_handle_ipi(unsigned int core)
 {
-	void *clr = intc.local + LOCAL_MAILBOX_CLR(core, 0);
+	void *clr = intc.local + LOCAL_MAILBOX_CLR(core, IPI_MAILBOX);
 	u32 pending = readl_relaxed(clr);
 
 	writel_relaxed(pending, clr);
@@ -223,6 +228,8 @@ static unsigned int armctrl_next(void)
 	return basic ? IRQ_FIRST_BASIC + __builtin_ctz(basic) : 0;
 }
 
+/* IPIs first (a stop or a backtrace request should not wait), then the
+ * timers, then peripherals; until none is pending on this core. */
 static void bcm2836_handle_irq(struct pt_regs *regs)
 {
 	unsigned int core = this_core(), irq;
@@ -233,12 +240,12 @@ static void bcm2836_handle_irq(struct pt_regs *regs)
 		timers = pending & LOCAL_TIMER_MASK &
 			 readl_relaxed(intc.local +
 				       LOCAL_TIMER_INT_CONTROL(core));
-		if (pending & BIT(LOCAL_IRQ_MAILBOX0)) {
+		if (pending & BIT(LOCAL_IRQ_MAILBOX0 + IPI_MAILBOX)) {
 			bcm2836_handle_ipi(core);
 		} else if (timers) {
 			dispatch(IRQ_FIRST_PPI + __builtin_ctz(timers));
-		} else if ((pending & BIT(LOCAL_IRQ_GPU_FAST)) &&
-			   intc.armctrl && (irq = armctrl_next())) {
+		} else if ((pending & BIT(LOCAL_IRQ_GPU)) && intc.armctrl &&
+			   (irq = armctrl_next())) {
 			dispatch(irq);
 		} else {
 			break;
@@ -257,7 +264,8 @@ static void bcm2836_cpu_init(void)
 	}
 	WRITE_ONCE(intc.core[smp_processor_id()], core);
 	writel_relaxed(0, intc.local + LOCAL_TIMER_INT_CONTROL(core));
-	writel_relaxed(BIT(0), intc.local + LOCAL_MAILBOX_INT_CONTROL(core));
+	writel_relaxed(BIT(IPI_MAILBOX),
+		       intc.local + LOCAL_MAILBOX_INT_CONTROL(core));
 }
 
 /*
