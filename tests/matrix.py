@@ -276,6 +276,15 @@ BOOTS = [
          append="test=hotplug hotplug_cycles=1000 poweroff",
          timeout=240,
          expect=(r"hotplug_readers_never_see_poison: \d{3,} downs",)),
+    # RAM starts at 0 here: a NULL read must still fault (the identity map
+    # is off after boot), and the panic powers off through the watchdog.
+    Boot("raspi3b-fault-null",
+         ["--machine", "raspi3b"],
+         append="fault=null poweroff",
+         ktap=False,
+         expect=(r"Unable to handle kernel read at virtual address 0+$",
+                 r"Kernel panic", r"^bcm2835-wdt: watchdog reset"),
+         forbid=(r"did not fault",)),
     # RCU + hotplug torture with mailbox IPIs and the pen.
     torture_boot("raspi3b-torture", ["--machine", "raspi3b"], "torture=10"),
     # The shell on the PL011, its receive interrupt on the armctrl's one
