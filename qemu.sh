@@ -24,7 +24,8 @@ usage() {
 Usage: ./qemu.sh [options]
 
 Boots build/Image in qemu-system-aarch64, console on stdio (-nographic,
--no-reboot). The kernel ends the run with PSCI SYSTEM_OFF (exit status 0).
+-no-reboot). The kernel ends the run with PSCI SYSTEM_OFF (exit status 0;
+raspi3b: a watchdog reset).
 Quit by hand with Ctrl-A X.
 
   --machine virt|raspi3b  board (default virt; raspi3b has 1G and 4 CPUs,
@@ -88,14 +89,20 @@ up_to_date() {
 # tree names serial1, the mini-UART, which a real Pi 3 has on its pins while
 # the PL011 drives Bluetooth; QEMU wires its first -serial to the PL011.
 # Prints the copy's path.
+# The lock: parallel boots (make test) must not both download and unpack.
 raspi3b_dtb() {
   local out=${RASPI3B_DTB%.dtb}-qemu.dtb dir tmp
+  mkdir -p "$(dirname "$RASPI3B_DTB")"
   if [ ! -e "$RASPI3B_DTB" ]; then
-    dir=$("$root/tools/debian-kernel.sh" dtbs) ||
-      die "cannot fetch the Raspberry Pi 3 B device tree (pass --dtb FILE)"
-    mkdir -p "$(dirname "$RASPI3B_DTB")"
-    cp "$dir/broadcom/bcm2837-rpi-3-b.dtb" "$RASPI3B_DTB.tmp.$$"
-    mv -f "$RASPI3B_DTB.tmp.$$" "$RASPI3B_DTB"
+    exec 9>"$RASPI3B_DTB.lock"
+    flock 9
+    if [ ! -e "$RASPI3B_DTB" ]; then
+      dir=$("$root/tools/debian-kernel.sh" dtbs) ||
+        die "cannot fetch the Raspberry Pi 3 B device tree (pass --dtb FILE)"
+      cp "$dir/broadcom/bcm2837-rpi-3-b.dtb" "$RASPI3B_DTB.tmp.$$"
+      mv -f "$RASPI3B_DTB.tmp.$$" "$RASPI3B_DTB"
+    fi
+    exec 9>&-
   fi
   if ! up_to_date "$out" "$RASPI3B_DTB" "$0"; then
     tmp="$out.tmp.$$"
