@@ -59,6 +59,7 @@ LIB_OBJS := lib/string.o lib/vsprintf.o lib/bitmap.o lib/cpumask.o \
 DRIVER_OBJS := drivers/serial/pl011.o drivers/firmware/psci.o \
 	drivers/firmware/spin_table.o drivers/irqchip/irq-gic-common.o \
 	drivers/irqchip/irq-gic.o drivers/irqchip/irq-gic-v3.o \
+	drivers/irqchip/irq-bcm2836.o drivers/watchdog/bcm2835_wdt.o \
 	drivers/clocksource/arm_arch_timer.o
 OBJS := $(addprefix $(B)/,$(ARCH_OBJS) $(KERNEL_OBJS) $(LIB_OBJS) $(DRIVER_OBJS))
 

@@ -24,10 +24,13 @@ usage() {
 Usage: ./qemu.sh [options]
 
 Boots build/Image in qemu-system-aarch64, console on stdio (-nographic,
--no-reboot). The kernel ends the run with PSCI SYSTEM_OFF (exit status 0).
+-no-reboot). The kernel ends the run with PSCI SYSTEM_OFF (exit status 0;
+raspi3b: a watchdog reset).
 Quit by hand with Ctrl-A X.
 
-  --machine virt|raspi3b  board (default virt; raspi3b has 1G and 4 CPUs)
+  --machine virt|raspi3b  board (default virt; raspi3b has 1G and 4 CPUs,
+                          enters at EL2, ends by watchdog reset; its DTB,
+                          Debian's, is fetched once into build/dtbs/)
   --smp N                 number of CPUs (default 4; at most 8 with GICv2)
   --gic 2|3               virt interrupt controller version (default 2)
   --el2                   virt with virtualization=on: enter the kernel at
@@ -41,7 +44,7 @@ Quit by hand with Ctrl-A X.
   --bad-dtb FILE|none     skip -kernel: a boot shim (tests/boot-shim.S) enters
                           the kernel with x0 = FILE loaded at 0x44000000, or
                           with x0 = 0 for `none` (virt only)
-  --dtb FILE              give QEMU this device tree (-dtb)
+  --dtb FILE              give QEMU this device tree (-dtb), as is
   --dump-dtb FILE         write the device tree QEMU would pass to the kernel
                           (with the command line of --append) and exit
   --image FILE            kernel Image to boot (default build/Image)
@@ -78,6 +81,37 @@ up_to_date() {
   for dep; do
     [ "$out" -nt "$dep" ] || return 1
   done
+}
+
+# The Raspberry Pi 3 B device tree for raspi3b: Debian's (the real board's,
+# tools/debian-kernel.sh fetches it once into $RASPI3B_DTB), with one change
+# made in a copy: /chosen/stdout-path names serial0, the PL011. The stock
+# tree names serial1, the mini-UART, which a real Pi 3 has on its pins while
+# the PL011 drives Bluetooth; QEMU wires its first -serial to the PL011.
+# Prints the copy's path.
+# The lock: parallel boots (make test) must not both download and unpack.
+raspi3b_dtb() {
+  local out=${RASPI3B_DTB%.dtb}-qemu.dtb dir tmp
+  mkdir -p "$(dirname "$RASPI3B_DTB")"
+  if [ ! -e "$RASPI3B_DTB" ]; then
+    exec 9>"$RASPI3B_DTB.lock"
+    flock 9
+    if [ ! -e "$RASPI3B_DTB" ]; then
+      dir=$("$root/tools/debian-kernel.sh" dtbs) ||
+        die "cannot fetch the Raspberry Pi 3 B device tree (pass --dtb FILE)"
+      cp "$dir/broadcom/bcm2837-rpi-3-b.dtb" "$RASPI3B_DTB.tmp.$$"
+      mv -f "$RASPI3B_DTB.tmp.$$" "$RASPI3B_DTB"
+    fi
+    exec 9>&-
+  fi
+  if ! up_to_date "$out" "$RASPI3B_DTB" "$0"; then
+    tmp="$out.tmp.$$"
+    cp "$RASPI3B_DTB" "$tmp"
+    fdtput -t s "$tmp" /chosen stdout-path "serial0:115200n8" ||
+      die "cannot edit $tmp (fdtput, from device-tree-compiler)"
+    mv -f "$tmp" "$out"
+  fi
+  echo "$out"
 }
 
 # ---- options ----------------------------------------------------------------
@@ -149,12 +183,7 @@ case "$machine" in
     [ -z "$bad_dtb" ] || die "--bad-dtb uses virt's memory map; it is virt only"
     [ "$el2" = 0 ] || echo "qemu.sh: note: raspi3b always enters at EL2" >&2
     smp=4 mem=1G machine_opts=raspi3b
-    if [ -z "$dtb" ]; then
-      [ -e "$RASPI3B_DTB" ] || die "raspi3b needs the Raspberry Pi 3 B device tree" \
-        "($RASPI3B_DTB), which is not there: raspi3b support arrives with the" \
-        "boards issue (or pass --dtb FILE)"
-      dtb=$RASPI3B_DTB
-    fi
+    [ -n "$dtb" ] || dtb=$(raspi3b_dtb)
     ;;
   *) die "--machine wants virt or raspi3b, not '$machine'" ;;
 esac
@@ -232,14 +261,10 @@ machine_args+=(-smp "$smp" -m "$mem")
 cmd=(qemu-system-aarch64 "${machine_args[@]}" -nographic -no-reboot)
 
 # Console on stdio, muxed with the QEMU monitor (Ctrl-A C). Works without a
-# tty, e.g. with stdin from /dev/null under CI. raspi3b has two UARTs (PL011
-# and mini-UART); both go to the console so either can be the kernel's.
-if [ "$machine" = raspi3b ]; then
-  cmd+=(-chardev "stdio,mux=on,id=console" -serial chardev:console
-        -serial chardev:console -mon "chardev=console,mode=readline")
-else
-  cmd+=(-serial mon:stdio)
-fi
+# tty, e.g. with stdin from /dev/null under CI. On raspi3b that is the PL011
+# (the DTB copy names it) and not also the mini-UART: a mux gives its input
+# to the frontend attached last, which would then take every keystroke.
+cmd+=(-serial mon:stdio)
 
 if [ -n "$dump_dtb" ]; then
   mkdir -p "$(dirname "$dump_dtb")"

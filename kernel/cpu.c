@@ -11,6 +11,7 @@
 #include <kernel/cpu.h>
 #include <kernel/time.h>
 #include <kernel/cpu_ops.h>
+#include <kernel/irq.h>
 #include <kernel/mutex.h>
 #include <kernel/params.h>
 #include <kernel/printk.h>
@@ -117,6 +118,8 @@ void smp_init(void)
 	unsigned int cpu;
 
 	param_get_ulong("maxcpus", &max);
+	if (!irqchip)
+		max = 1; /* no IPIs to run them with (smp_init_ipis() said so) */
 	for_each_present_cpu(cpu)
 	{
 		if (num_online_cpus() >= max)

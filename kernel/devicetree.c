@@ -120,8 +120,11 @@ int dt_probe_class(enum dt_class cls)
 	return count;
 }
 
-/* #interrupt-cells of the controller node's interrupts go to, or <0. */
-static int interrupt_cells(const void *fdt, int node)
+/*
+ * #interrupt-cells of the controller node's interrupts go to, or <0;
+ * *parent = that controller's node.
+ */
+static int interrupt_cells(const void *fdt, int node, int *parent)
 {
 	u32 phandle, cells;
 
@@ -134,13 +137,14 @@ static int interrupt_cells(const void *fdt, int node)
 	if (node < 0 || fdt_read_u32(fdt, node, "#interrupt-cells", &cells) ||
 	    cells < 1 || cells > BOARD_MAX_IRQ_CELLS)
 		return -EINVAL;
+	*parent = node;
 	return cells;
 }
 
 int dt_read_irq(int node, int index, struct board_irq *out)
 {
 	const void *fdt = initial_boot_params;
-	int cells = interrupt_cells(fdt, node);
+	int parent, cells = interrupt_cells(fdt, node, &parent);
 
 	if (cells < 0)
 		return cells;
@@ -149,5 +153,6 @@ int dt_read_irq(int node, int index, struct board_irq *out)
 				  &out->cells[c]))
 			return -ENOENT;
 	out->nr_cells = cells;
+	out->parent = parent;
 	return 0;
 }

@@ -196,6 +196,7 @@ void start_kernel(phys_addr_t dtb_pa, u32 entry_el, phys_addr_t kimage_pa)
 	sched_init();
 	rcu_init();
 	dt_probe_class(DT_CLASS_FIRMWARE);
+	dt_probe_class(DT_CLASS_POWER); /* after PSCI: SYSTEM_OFF wins */
 	interrupts_init();
 	smp_init_ipis();
 	apply_params();

@@ -62,7 +62,24 @@ ENTRY(secondary_lost)
 END(secondary_lost)
 
 	.text
+/*
+ * The identity map served the MMU switch only: stop TTBR0 walks, so low
+ * addresses fault. Where RAM starts at 0 (Raspberry Pi) its 1 GiB block
+ * would otherwise let a NULL pointer read the start of RAM. Clobbers x0.
+ */
+ENTRY(idmap_off)
+	mrs	x0, tcr_el1
+	orr	x0, x0, #TCR_EPD0
+	msr	tcr_el1, x0
+	isb
+	tlbi	vmalle1
+	dsb	nsh
+	isb
+	ret
+END(idmap_off)
+
 ENTRY(secondary_switched)
+	bl	idmap_off
 	adr_l	x0, secondary_data
 	ldp	x1, x2, [x0]		/* task, stack */
 	cbz	x1, 1f			/* arrived after __cpu_up() gave up */
@@ -85,6 +102,7 @@ END(secondary_switched)
 
 /* Runs at the kernel's virtual address with the MMU and caches on. */
 ENTRY(primary_switched)
+	bl	idmap_off
 	adr_l	x0, boot_stack_end
 	mov	sp, x0
 	adr_l	x0, init_task		/* current = init_task (SP_EL0) */

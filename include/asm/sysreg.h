@@ -40,6 +40,7 @@
 #define TCR_WALK_WBWA_ISH 0x3500UL /* IRGN0 ORGN0 = WBWA, SH0 = inner */
 #define TCR_TG1_4K (2UL << 30)
 #define TCR_IPS_SHIFT 32
+#define TCR_EPD0 (1 << 7) /* no TTBR0 walks: low addresses fault */
 #define TCR_EL1_VALUE                                      \
 	(TCR_T0SZ(25) | TCR_T1SZ(25) | TCR_WALK_WBWA_ISH | \
 	 (TCR_WALK_WBWA_ISH << 16) | TCR_TG1_4K)

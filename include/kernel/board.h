@@ -29,6 +29,9 @@ struct board_cpu {
 struct board_irq {
 	u32 cells[BOARD_MAX_IRQ_CELLS]; /* as the interrupt parent reads them */
 	int nr_cells;
+	/* The interrupt parent's node: a driver of two cascaded controllers
+	 * (BCM2836 local + BCM2835 armctrl) tells by it whose cells these are. */
+	int parent;
 };
 
 struct board {
