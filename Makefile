@@ -52,7 +52,10 @@ KERNEL_OBJS := kernel/main.o kernel/printk.o kernel/panic.o \
 	kernel/tests/mm_test.o kernel/tests/mmu_test.o \
 	kernel/tests/boot_test.o kernel/tests/smp_test.o kernel/tests/sched_test.o \
 	kernel/tests/rcu_test.o kernel/tests/hotplug_test.o \
-	kernel/tests/irq_test.o kernel/tests/timer_test.o
+	kernel/tests/irq_test.o kernel/tests/timer_test.o \
+	kernel/power/governor.o kernel/power/policy.o kernel/power/model.o \
+	kernel/power/workload.o kernel/power/run.o kernel/power/shell.o \
+	kernel/tests/governor_test.o
 LIB_OBJS := lib/string.o lib/vsprintf.o lib/bitmap.o lib/cpumask.o \
 	lib/cmdline.o lib/fdt.o lib/stats.o
 DRIVER_OBJS := drivers/serial/pl011.o drivers/firmware/psci.o \
