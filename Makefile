@@ -64,13 +64,16 @@ DRIVER_OBJS := drivers/serial/pl011.o drivers/firmware/psci.o \
 	drivers/clocksource/arm_arch_timer.o
 OBJS := $(addprefix $(B)/,$(ARCH_OBJS) $(KERNEL_OBJS) $(LIB_OBJS) $(DRIVER_OBJS))
 
-.PHONY: all run test host-test model torture fuzz clean help setup gdb FORCE
+.PHONY: all run test host-test model torture fuzz power clean help setup gdb FORCE
 all: $(B)/Image $(B)/kernel.elf
 
 help:
 	@echo "make            build build/kernel.elf and build/Image"
-	@echo "make run        boot the kernel in QEMU (installs what is missing)"
+	@echo "make run        the demo: governor + workload in QEMU, then the shell"
+	@echo "                (installs what is missing)"
 	@echo "make test       boot the test matrix and run host tests"
+	@echo "make power      compare governor policies: table, build/power.csv, build/power.png"
+	@echo "                (POWER_SCALE=N: workload length in percent, default 100)"
 	@echo "make host-test  host unit tests of lib/ (ASan + UBSan)"
 	@echo "make model      spin model check of hotplug vs RCU (docs/model.md)"
 	@echo "make torture    long RCU + hotplug tortures, -smp 4 and 8 (TORTURE_SECS=600)"
@@ -136,11 +139,23 @@ $(B)/Image: $(B)/kernel.elf
 	@echo "  OBJCOPY $@"
 	@$(OBJCOPY) -O binary $< $@
 
+# The demo: 4 CPUs under the rqdepth governor, the phased workload with a
+# status line each second (~25 s), then the shell.
 run: $(B)/Image
-	./qemu.sh
+	./qemu.sh --smp 4 --append "policy=rqdepth demo"
 
 test: $(B)/Image
 	python3 tests/run.py
+
+# One boot runs the phased workload under each governor policy (about a
+# minute), prints the table and the trace; the tool draws build/power.png.
+POWER_SCALE ?= 100
+power: $(B)/Image
+	./qemu.sh --smp 4 --timeout 600 \
+		--append "power=all power_scale=$(POWER_SCALE) hz=250 poweroff" \
+		> $(B)/power.log 2>&1 || { tail -20 $(B)/power.log; exit 1; }
+	@grep -E '^\[ *[0-9.]+\] power: ' $(B)/power.log | sed 's/^\[[^]]*\] //'
+	tools/power_plot.py $(B)/power.log $(B)
 
 # Attach to `./qemu.sh --gdb [--gdb-port N]` (another terminal), helpers
 # loaded: make gdb [GDB_PORT=N].

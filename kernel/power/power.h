@@ -63,6 +63,7 @@ struct wl_phase {
 
 struct wl_result {
 	u64 units; /* work units done by every thread */
+	u64 cpu_ns; /* CPU time they received (work on a fixed-speed core) */
 	unsigned int wakeups; /* latency samples */
 	u64 lat_p50_ns, lat_p99_ns;
 };

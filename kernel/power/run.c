@@ -80,8 +80,12 @@ static void power_one(struct power_row *row, const struct gov_tunables *t,
 	power_meter_start(&m);
 	t0 = m.t0_ns;
 	governor_set(row->policy, t);
-	for (unsigned int i = 0; i < wl_mix_len; i++)
+	for (unsigned int i = 0; i < wl_mix_len; i++) {
+		printk(KERN_INFO "gov-phase,%s,%llu,%s\n", name,
+		       (unsigned long long)((ktime_get_ns() - t0) / 1000000),
+		       wl_mix[i].name);
 		wl_run_phase(&wl_mix[i], scale, NULL, NULL);
+	}
 	power_meter_read(&m, &row->pr);
 	wl_result(&row->wl);
 	governor_set(GOV_NONE, t);
@@ -94,10 +98,11 @@ static void print_row(const struct power_row *r)
 						r->pr.wall_ns
 				      : 0;
 
-	pr_info("%-12s %10llu %12llu %8llu %8llu %8llu %7llu.%02llu\n",
+	pr_info("%-12s %10llu %12llu %11llu %8llu %8llu %8llu %8llu.%02llu\n",
 		gov_policy_name(r->policy),
 		(unsigned long long)(r->pr.energy_uj / 1000),
 		(unsigned long long)r->wl.units,
+		(unsigned long long)(r->wl.cpu_ns / 1000000),
 		(unsigned long long)(r->wl.lat_p50_ns / 1000),
 		(unsigned long long)(r->wl.lat_p99_ns / 1000),
 		(unsigned long long)r->pr.transitions,
@@ -130,8 +135,9 @@ static void power_compare(char *which, unsigned int scale)
 	for (int i = 0; i < n; i++)
 		power_one(&rows[i], &t, scale);
 	all_up();
-	pr_info("%-12s %10s %12s %8s %8s %8s %10s\n", "POLICY", "ENERGY-mJ",
-		"WORK-UNITS", "P50-us", "P99-us", "HOTPLUG", "MEAN-ONLINE");
+	pr_info("%-12s %10s %12s %11s %8s %8s %8s %11s\n", "POLICY",
+		"ENERGY-mJ", "WORK-UNITS", "WORK-CPU-ms", "P50-us", "P99-us",
+		"HOTPLUG", "MEAN-ONLINE");
 	for (int i = 0; i < n; i++)
 		print_row(&rows[i]);
 	pr_info("done\n");
