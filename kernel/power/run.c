@@ -163,11 +163,14 @@ static void demo_status(const char *phase, void *arg)
 	rcu_get_stats(&rs);
 	hotplug_get_stats(&hs);
 	cpumap_print_list(mask, sizeof(mask), cpu_online_mask);
-	printk(KERN_INFO "[demo %2llus] %-9s load %2u.%02u util %3u%%  online "
-			 "%-8s (%u)  grace periods %ld  hotplug %llu\n",
+	printk(KERN_INFO
+	       "[demo %2llus] %-9s load %2u.%02u util %3u%%  online "
+	       "%-8s (%u)  grace periods %ld + %llu expedited  hotplug "
+	       "%llu\n",
 	       (unsigned long long)((now - d->t0) / NSEC_PER_SEC), phase,
 	       r.depth / 100, r.depth % 100, r.util, mask, num_online_cpus(),
-	       rs.gp_completed, (unsigned long long)(hs.ups + hs.downs));
+	       rs.gp_completed, (unsigned long long)rs.nr_exp_samples,
+	       (unsigned long long)(hs.ups + hs.downs));
 }
 
 static void demo_run(unsigned int scale)
