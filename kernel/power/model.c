@@ -125,7 +125,7 @@ void power_model_print(void)
 {
 	const struct power_model *pm = &power_model;
 
-	pr_info("power model (illustrative, Cortex-A53-class little core): "
+	pr_info("power: model (illustrative, Cortex-A53-class little core): "
 		"active_mw=%u wfi_mw=%u off_mw=%u transition_uj=%u\n",
 		pm->active_mw, pm->wfi_mw, pm->off_mw, pm->transition_uj);
 }
