@@ -130,8 +130,8 @@ static void power_compare(char *which, unsigned int scale)
 	}
 	power_model_print();
 	pr_info("phased workload at %u%%, %d policies\n", scale, n);
-	pr_info("gov-trace,label,t_ms,policy,depth,util,online,want,mask,"
-		"event,cpu\n");
+	printk(KERN_INFO "gov-trace,label,t_ms,policy,depth,util,online,want,"
+			 "mask,event,cpu\n");
 	for (int i = 0; i < n; i++)
 		power_one(&rows[i], &t, scale);
 	all_up();
