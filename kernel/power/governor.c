@@ -40,8 +40,7 @@ static struct {
 	u64 samples;
 	struct gov_record last;
 } gov = {
-	.lock = __SPIN_LOCK_UNLOCKED,
-	.tun = {50, 100, 500, 200, 1, 0, 125, 75, 80, 40, 2},
+	.lock = __SPIN_LOCK_UNLOCKED, /* tun: all zero until first read */
 };
 
 /* Held around a governor action and around a manual off/on (the pin and
@@ -123,10 +122,12 @@ static int pick_up(void)
 {
 	unsigned int cpu;
 
-	for_each_present_cpu(
-		cpu) if (!cpu_online(cpu) &&
-			 !cpumask_test_cpu(cpu, &gov.pinned_off) &&
-			 !cpumask_test_cpu(cpu, &gov.up_failed)) return cpu;
+	for_each_cpu (cpu, cpu_present_mask) {
+		if (!cpu_online(cpu) &&
+		    !cpumask_test_cpu(cpu, &gov.pinned_off) &&
+		    !cpumask_test_cpu(cpu, &gov.up_failed))
+			return cpu;
+	}
 	return -1;
 }
 
@@ -292,6 +293,8 @@ void governor_get(enum gov_policy *p, struct gov_tunables *t)
 	unsigned long flags;
 
 	spin_lock_irqsave(&gov.lock, flags);
+	if (!gov.tun.period_ms) /* never set: the defaults (policy.c) */
+		gov_default_tunables(&gov.tun);
 	*p = gov.policy;
 	*t = gov.tun;
 	spin_unlock_irqrestore(&gov.lock, flags);

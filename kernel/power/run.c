@@ -55,7 +55,10 @@ static void all_up(void)
 {
 	unsigned int cpu;
 
-	for_each_present_cpu(cpu) if (!cpu_online(cpu)) cpu_up(cpu);
+	for_each_cpu (cpu, cpu_present_mask) {
+		if (!cpu_online(cpu))
+			cpu_up(cpu);
+	}
 }
 
 struct power_row {

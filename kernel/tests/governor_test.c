@@ -55,7 +55,10 @@ static void gov_cleanup(void)
 	governor_pinned_off(&pinned);
 	for_each_cpu (cpu, &pinned)
 		governor_manual_on(cpu);
-	for_each_present_cpu(cpu) if (!cpu_online(cpu)) cpu_up(cpu);
+	for_each_cpu (cpu, cpu_present_mask) {
+		if (!cpu_online(cpu))
+			cpu_up(cpu);
+	}
 }
 
 /* Down to CPU 0 alone, by hand (not pinned). */
