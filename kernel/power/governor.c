@@ -168,16 +168,15 @@ static void act(struct gov_record *r, bool up)
 	fill_mask(r);
 }
 
-/* How many CPUs the governor may have online: the ceiling, less pins. */
+/* How many CPUs the governor may have online: the ceiling, less pins.
+ * Caller holds gov.lock. */
 static unsigned int ceiling(const struct gov_tunables *t)
 {
-	unsigned int n = cpumask_weight(cpu_present_mask);
+	unsigned int present = cpumask_weight(cpu_present_mask);
 	unsigned int pinned = cpumask_weight(&gov.pinned_off);
+	unsigned int n = pinned < present ? present - pinned : 1;
 
-	if (t->max_cpus)
-		n = min(n, t->max_cpus);
-	n = pinned < n ? min(n, cpumask_weight(cpu_present_mask) - pinned) : 1;
-	return max(n, 1U);
+	return t->max_cpus ? max(min(n, t->max_cpus), 1U) : n;
 }
 
 /*
