@@ -314,6 +314,25 @@ static void governor_skips_cpu_with_bound_thread(struct kunit *test)
 	gov_cleanup();
 }
 
+/* Did the governor never bring cpu up between a manual off and on? */
+static void check_never_up_while_pinned(struct kunit *test, u64 from,
+					unsigned int cpu)
+{
+	unsigned int n = gov_trace_read(from, trace, ARRAY_SIZE(trace));
+	bool pinned = false;
+
+	for (unsigned int i = 0; i < n; i++) {
+		if (trace[i].cpu != (int)cpu)
+			continue;
+		if (trace[i].event == GOV_EV_MANUAL_OFF)
+			pinned = true;
+		else if (trace[i].event == GOV_EV_MANUAL_ON)
+			pinned = false;
+		else if (trace[i].event == GOV_EV_UP)
+			KUNIT_EXPECT_FALSE(test, pinned);
+	}
+}
+
 /*
  * Under performance (which wants every CPU), manual offs and ons of one
  * CPU: does a manual off hold (the governor never brings it back while
@@ -325,7 +344,6 @@ static void governor_manual_off_wins(struct kunit *test)
 	unsigned int cpu = min(nr_cpu_ids - 1, 2U), present;
 	struct gov_tunables t;
 	struct cpumask pinned;
-	unsigned int n;
 	u64 from;
 
 	if (!have_cpus(test, 3))
@@ -350,18 +368,44 @@ static void governor_manual_off_wins(struct kunit *test)
 		KUNIT_EXPECT_TRUE(test, cpu_online(cpu));
 	}
 	governor_set(GOV_NONE, &t);
-	n = gov_trace_read(from, trace, ARRAY_SIZE(trace));
-	for (unsigned int i = 0, pinned_now = 0; i < n; i++) {
-		if (trace[i].cpu != (int)cpu)
-			continue;
-		if (trace[i].event == GOV_EV_MANUAL_OFF)
-			pinned_now = 1;
-		else if (trace[i].event == GOV_EV_MANUAL_ON)
-			pinned_now = 0;
-		else if (trace[i].event == GOV_EV_UP)
-			KUNIT_EXPECT_FALSE(test, pinned_now);
-	}
+	check_never_up_while_pinned(test, from, cpu);
 	KUNIT_EXPECT_EQ(test, num_online_cpus(), present);
+	gov_cleanup();
+}
+
+/*
+ * The governor changing CPUs every period (no delays, no hysteresis,
+ * under load) while one CPU is taken off and on by hand: does every
+ * manual off hold, every operation return, and the masks agree?
+ */
+static void governor_manual_ops_race_governor(struct kunit *test)
+{
+	struct gov_tunables t;
+	struct load l;
+	u64 from;
+
+	if (!have_cpus(test, 3))
+		return;
+	test_tunables(&t);
+	t.period_ms = 10;
+	t.up_delay_ms = t.down_delay_ms = t.hysteresis_ms = 0;
+	load_start(&l, 2);
+	from = gov_trace_next_seq();
+	governor_set(GOV_RQDEPTH, &t);
+	for (int round = 0; round < 30; round++) {
+		int err = governor_manual_off(1);
+
+		/* The governor may have taken it down first. */
+		KUNIT_EXPECT_TRUE(test, err == 0 || err == -EALREADY);
+		KUNIT_EXPECT_TRUE(test, wait_samples(round % 3));
+		KUNIT_EXPECT_FALSE(test, cpu_online(1));
+		KUNIT_ASSERT_EQ(test, governor_manual_on(1), 0);
+	}
+	governor_set(GOV_NONE, &t);
+	load_stop(&l);
+	KUNIT_EXPECT_TRUE(test,
+			  cpumask_equal(cpu_online_mask, cpu_active_mask));
+	check_never_up_while_pinned(test, from, 1);
 	gov_cleanup();
 }
 
@@ -408,6 +452,7 @@ static const struct kunit_case governor_cases[] = {
 	KUNIT_CASE(governor_changes_respect_hysteresis),
 	KUNIT_CASE(governor_skips_cpu_with_bound_thread),
 	KUNIT_CASE(governor_manual_off_wins),
+	KUNIT_CASE(governor_manual_ops_race_governor),
 	{},
 };
 
