@@ -53,7 +53,10 @@ KERNEL_OBJS := kernel/main.o kernel/printk.o kernel/panic.o \
 	kernel/tests/mm_test.o kernel/tests/mmu_test.o \
 	kernel/tests/boot_test.o kernel/tests/smp_test.o kernel/tests/sched_test.o \
 	kernel/tests/rcu_test.o kernel/tests/hotplug_test.o \
-	kernel/tests/irq_test.o kernel/tests/timer_test.o
+	kernel/tests/irq_test.o kernel/tests/timer_test.o \
+	kernel/power/governor.o kernel/power/policy.o kernel/power/model.o \
+	kernel/power/workload.o kernel/power/run.o kernel/power/shell.o \
+	kernel/tests/governor_test.o
 LIB_OBJS := lib/string.o lib/vsprintf.o lib/bitmap.o lib/cpumask.o \
 	lib/cmdline.o lib/fdt.o lib/stats.o
 DRIVER_OBJS := drivers/serial/pl011.o drivers/firmware/psci.o \
@@ -63,13 +66,16 @@ DRIVER_OBJS := drivers/serial/pl011.o drivers/firmware/psci.o \
 	drivers/clocksource/arm_arch_timer.o
 OBJS := $(addprefix $(B)/,$(ARCH_OBJS) $(KERNEL_OBJS) $(LIB_OBJS) $(DRIVER_OBJS))
 
-.PHONY: all run test host-test board-test sdcard model torture fuzz clean help setup gdb FORCE
+.PHONY: all run test host-test board-test sdcard model torture fuzz power clean help setup gdb FORCE
 all: $(B)/Image $(B)/kernel.elf
 
 help:
 	@echo "make            build build/kernel.elf and build/Image"
-	@echo "make run        boot the kernel in QEMU (installs what is missing)"
+	@echo "make run        the demo: governor + workload in QEMU, then the shell"
+	@echo "                (installs what is missing)"
 	@echo "make test       boot the test matrix and run host tests"
+	@echo "make power      compare governor policies: table, build/power.csv, build/power.png"
+	@echo "                (POWER_SCALE=N: workload length in percent, default 100)"
 	@echo "make host-test  host unit tests of lib/ (ASan + UBSan)"
 	@echo "make board-test board description over real DTBs vs dtc; SD-card images"
 	@echo "make model      spin model check of hotplug vs RCU (docs/model.md)"
@@ -138,11 +144,23 @@ $(B)/Image: $(B)/kernel.elf
 	@echo "  OBJCOPY $@"
 	@$(OBJCOPY) -O binary $< $@
 
+# The demo: 4 CPUs under the rqdepth governor, the phased workload with a
+# status line each second (~25 s), then the shell.
 run: $(B)/Image
-	./qemu.sh
+	./qemu.sh --smp 4 --append "policy=rqdepth demo"
 
 test: $(B)/Image
 	python3 tests/run.py
+
+# One boot runs the phased workload under each governor policy (about a
+# minute), prints the table and the trace; the tool draws build/power.png.
+POWER_SCALE ?= 100
+power: $(B)/Image
+	./qemu.sh --smp 4 --timeout 600 \
+		--append "power=all power_scale=$(POWER_SCALE) hz=250 poweroff" \
+		> $(B)/power.log 2>&1 || { tail -20 $(B)/power.log; exit 1; }
+	@grep -E '^\[ *[0-9.]+\] power: ' $(B)/power.log | sed 's/^\[[^]]*\] //'
+	tools/power_plot.py $(B)/power.log $(B)
 
 # Attach to `./qemu.sh --gdb [--gdb-port N]` (another terminal), helpers
 # loaded: make gdb [GDB_PORT=N].

@@ -1,5 +1,10 @@
-/* Shell commands for CPU hotplug: off N, on N, hotplug (counts, latency). */
+/*
+ * Shell commands for CPU hotplug: off N, on N, hotplug (counts, latency).
+ * off/on go through the governor, which pins a CPU taken off by hand
+ * (kernel/power/governor.c says who wins).
+ */
 #include <kernel/cpu.h>
+#include <kernel/governor.h>
 #include <kernel/printk.h>
 #include <kernel/shell.h>
 #include <stdlib.h>
@@ -27,7 +32,7 @@ static int cmd_off(int argc, char **argv)
 
 	if (parse_cpu(argc, argv, &cpu))
 		return -1;
-	return cpu_down(cpu);
+	return governor_manual_off(cpu);
 }
 SHELL_CMD(off, "CPU", "take a CPU down (PSCI CPU_OFF)", cmd_off);
 
@@ -38,7 +43,7 @@ static int cmd_on(int argc, char **argv)
 
 	if (parse_cpu(argc, argv, &cpu))
 		return -1;
-	err = cpu_up(cpu);
+	err = governor_manual_on(cpu);
 	if (!err)
 		printk(KERN_INFO "CPU%u is up\n", cpu);
 	return err;

@@ -15,6 +15,7 @@
 #include <kernel/clockevents.h>
 #include <kernel/console.h>
 #include <kernel/devicetree.h>
+#include <kernel/governor.h>
 #include <kernel/irq.h>
 #include <kernel/kunit.h>
 #include <kernel/mm.h>
@@ -171,6 +172,7 @@ static int kernel_init(void *unused)
 		rcu_torture_run(secs);
 	if (param_get("bench", arg, sizeof(arg)))
 		bench_run(arg);
+	governor_boot(); /* policy=, power=, demo */
 	if (param_has("poweroff"))
 		machine_power_off();
 	pr_info("Boot complete.\n");

@@ -367,6 +367,64 @@ BOOTS = [
          script=SHELL_SMP4,
          forbid=(r"Kernel panic", r"\bWARNING\b", r"unknown command '0123456789")),
 
+    # -- the hotplug governor (docs/governor.md) ------------------------------
+    # make power, short: the table has a row for every policy, and the trace
+    # and the phases are there for tools/power_plot.py.
+    Boot("power-smoke-smp4",
+         ["--smp", "4", "--mem", "256M"],
+         append="power=all power_scale=20 hz=250 poweroff",
+         ktap=False, timeout=180,
+         expect=(Group("a table row per policy",
+                       [rf"^power: {p}\s+\d+\s+\d+\s+\d+\s+\d+\s+\d+\s+\d+\s+\d\.\d\d$"
+                        for p in ("performance", "powersave", "rqdepth", "load", "fixed")]),
+                 Group("a trace per policy",
+                       [rf"^gov-trace,{p},\d+,{p},\d+\.\d\d,\d+,\d+,\d+,0x[0-9a-f]+,sample,-1$"
+                        for p in ("performance", "powersave", "rqdepth", "load", "fixed")]),
+                 r"^gov-phase,rqdepth,\d+,frames-2$",
+                 r"^gov-trace,rqdepth,\d+,rqdepth,[0-9.]+,\d+,\d+,\d+,0x[0-9a-f]+,down,\d+$",
+                 r"^power: done$"),
+         forbid=(r"Kernel panic", r"\bWARNING\b", r"failed")),
+    # make run, short: the status line each second, then the shell.
+    Boot("governor-demo-smp4",
+         ["--smp", "4", "--mem", "256M"],
+         append="policy=rqdepth demo power_scale=25",
+         ktap=False,
+         expect=(r"^demo: rqdepth governor, phased workload",
+                 r"^\[demo  1s\] \S+\s+load\s+\d+\.\d\d util\s+\d+%  online \S+\s+\(\d\)"
+                 r"  grace periods \d+ \+ \d+ expedited  hotplug \d+$",
+                 r"^demo: done: modelled energy \d+ mJ"),
+         script=(Step(r"Boot complete\.", ""),
+                 Step(PROMPT, "policy\r", expect=(r"^policy: rqdepth \(governor running",)),
+                 Step(PROMPT, "poweroff\r")),
+         forbid=(r"Kernel panic", r"\bWARNING\b")),
+    # The governor from the shell: bad input refused, a manual off pinned
+    # under performance (which wants every CPU), then given back.
+    Boot("governor-shell-smp4",
+         ["--smp", "4", "--mem", "256M"],
+         ktap=False,
+         script=(
+             Step(PROMPT, "policy\r", expect=(r"^policy: none \(governor stopped",)),
+             Step(PROMPT, "policy turbo\r",
+                  expect=(r"^error: unknown policy 'turbo' \(performance powersave rqdepth "
+                          r"load fixed none\)$",)),
+             Step(PROMPT, "policy rqdepth bogus=1\r",
+                  expect=(r"^error: unknown key 'bogus'$", r"^keys: period_ms ")),
+             Step(PROMPT, "policy load up_util=abc\r",
+                  expect=(r"^error: up_util wants a whole number in \[1, 100\], not 'abc'$",)),
+             Step(PROMPT, "policy performance period_ms=20\r",
+                  expect=(r"^policy: performance \(governor running",
+                          r"^tunables: period_ms=20 ")),
+             Step(PROMPT, "off 3\r", expect=(r"\bCPU3 is down$",)),
+             Step(PROMPT, "policy\r", expect=(r"^state: online 0-2 \(3\).*pinned off by hand: 3$",)),
+             Step(PROMPT, "on 3\r", expect=(r"^CPU3 is up$",)),
+             Step(PROMPT, "policy none\r", expect=(r"^policy: none \(governor stopped",)),
+             Step(PROMPT, "power wfi_mw=20\r", expect=(r"\bwfi_mw=20\b",
+                                                     r"^since boot: \d+ mJ")),
+             Step(PROMPT, "power frobs=2\r", expect=(r"^error: unknown power model key 'frobs'",)),
+             Step(PROMPT, "cpus\r", check=cpus_table([0x0, 0x1, 0x2, 0x3])),
+             Step(PROMPT, "poweroff\r")),
+         forbid=(r"Kernel panic", r"\bWARNING\b")),
+
     # RCU + hotplug torture: no reader sees an object a grace period after
     # its removal while CPUs go down and up at random; and a mutant whose
     # grace periods end at once must be caught (no hotplug there: freeing

@@ -49,6 +49,7 @@ REQUIREMENTS=(
   "file:/usr/lib/x86_64-linux-gnu/libfdt.so.1:libfdt1"
   "cmd:timeout:coreutils"
   "cmd:spin:spin"
+  "cmd:gnuplot:gnuplot-nox"
 )
 
 # Fills the global arrays `missing` (what is absent) and `packages` (the

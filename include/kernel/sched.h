@@ -70,14 +70,21 @@ int idle_thread_release(unsigned int cpu);
 int kthreads_park_cpu(unsigned int cpu);
 int kthreads_unpark_cpu(unsigned int cpu);
 
-/* Per-CPU figures for the `cpus` command. */
+/*
+ * Per-CPU figures for the `cpus` command and the power governor. The
+ * counters only grow (and stand still while the CPU is off): a caller
+ * takes differences between two reads.
+ */
 struct sched_cpu_stats {
 	struct task_struct *curr;
-	unsigned int nr_running;
-	u64 idle_ns;
-	u64 busy_ns;
+	unsigned int nr_running; /* now: queued + running */
+	u64 idle_ns; /* time in the idle thread (WFI) */
+	u64 busy_ns; /* time running anything else */
+	u64 depth_ns; /* integral of nr_running over time */
 };
 void sched_cpu_stats(unsigned int cpu, struct sched_cpu_stats *st);
+/* Does a thread that can run only on cpu exist (cpu_down() would refuse)? */
+bool sched_cpu_has_bound_threads(unsigned int cpu);
 void show_threads(void);
 /* Start the hung-task detector (hung_task_timeout=). */
 void hung_task_init(void);

@@ -58,12 +58,29 @@ void resched_cpu(unsigned int cpu)
 	spin_unlock_irqrestore(&rq->lock, flags);
 }
 
+static unsigned int rq_nr_running(struct rq *rq)
+{
+	return rq->nr_queued + (rq->curr != rq->idle);
+}
+
+/*
+ * Add nr_running x the time since the last change to the depth integral.
+ * Called before nr_queued or curr changes (and at the tick), so each
+ * interval is charged the depth it really had. Caller holds rq->lock.
+ */
+static void update_depth(struct rq *rq, u64 now)
+{
+	rq->depth_ns += rq_nr_running(rq) * (now - rq->depth_stamp_ns);
+	rq->depth_stamp_ns = now;
+}
+
 /* Charge the time since the last update to curr. Caller holds rq->lock. */
 void update_curr(struct rq *rq)
 {
 	u64 now = ktime_get_ns(), delta = now - rq->clock_ns;
 	struct task_struct *curr = rq->curr;
 
+	update_depth(rq, now);
 	rq->clock_ns = now;
 	if (curr == rq->idle) {
 		rq->idle_ns += delta;
@@ -81,6 +98,7 @@ static void enqueue(struct rq *rq, struct task_struct *p)
 	/* A thread that slept long must not monopolise the CPU on return. */
 	if (p->vruntime_ns < rq->min_vruntime)
 		p->vruntime_ns = rq->min_vruntime;
+	update_depth(rq, ktime_get_ns());
 	list_add_tail(&p->run_list, &rq->queue);
 	rq->nr_queued++;
 	p->on_rq = true;
@@ -88,6 +106,7 @@ static void enqueue(struct rq *rq, struct task_struct *p)
 
 static void dequeue(struct rq *rq, struct task_struct *p)
 {
+	update_depth(rq, ktime_get_ns());
 	list_del_init(&p->run_list);
 	rq->nr_queued--;
 }
@@ -440,9 +459,10 @@ void sched_cpu_stats(unsigned int cpu, struct sched_cpu_stats *st)
 	if (rq->curr)
 		update_curr(rq);
 	st->curr = rq->curr;
-	st->nr_running = rq->nr_queued + (rq->curr != rq->idle);
+	st->nr_running = rq_nr_running(rq);
 	st->idle_ns = rq->idle_ns;
 	st->busy_ns = rq->busy_ns;
+	st->depth_ns = rq->depth_ns;
 	spin_unlock_irqrestore(&rq->lock, flags);
 }
 
@@ -465,6 +485,7 @@ static void init_rq(unsigned int cpu, struct task_struct *idle)
 	spin_lock_irqsave(&rq->lock, flags);
 	rq->curr = rq->idle = idle;
 	rq->clock_ns = rq->slice_start_ns = ktime_get_ns();
+	rq->depth_stamp_ns = rq->clock_ns;
 	idle->cpu = cpu;
 	idle->on_cpu = true;
 	idle->idle = true;

@@ -51,6 +51,11 @@ static bool rq_drained(struct rq *rq)
 	return READ_ONCE(rq->curr) == rq->idle && !READ_ONCE(rq->nr_queued);
 }
 
+bool sched_cpu_has_bound_threads(unsigned int cpu)
+{
+	return find_stranded_thread(cpu) != NULL;
+}
+
 int sched_cpu_deactivate(unsigned int cpu)
 {
 	struct task_struct *stuck = find_stranded_thread(cpu);

@@ -25,6 +25,10 @@ struct rq {
 	u64 idle_ns;
 	u64 busy_ns;
 	u64 nr_switches;
+	/* Time-integral of nr_running (thread-ns), for the power governor's
+	 * average run-queue depth; updated wherever nr_running changes. */
+	u64 depth_ns;
+	u64 depth_stamp_ns;
 };
 
 /* An array, not per-CPU-area data: a CPU's queue outlives its hotplug. */

@@ -1,0 +1,84 @@
+/* What the files of kernel/power share (not an interface). */
+#ifndef KERNEL_POWER_INTERNAL_H
+#define KERNEL_POWER_INTERNAL_H
+
+#include <kernel/governor.h>
+#include <lib/cpumask.h>
+#include <lib/types.h>
+
+/* policy.c: the count a policy wants for sample s (before clamping). */
+unsigned int gov_policy_want(enum gov_policy p, const struct gov_tunables *t,
+			     const struct gov_record *s, unsigned int ceiling);
+
+/*
+ * The power model (model.c): each core is active, idle in WFI or off;
+ * a hotplug operation (up or down) costs a fixed energy.
+ */
+struct power_model {
+	unsigned int active_mw;
+	unsigned int wfi_mw;
+	unsigned int off_mw;
+	unsigned int transition_uj;
+};
+extern struct power_model power_model;
+
+/* Counters at the start of a measurement. */
+struct power_meter {
+	u64 t0_ns;
+	u64 busy_ns[NR_CPUS];
+	u64 idle_ns[NR_CPUS];
+	u64 transitions;
+};
+
+struct power_result {
+	u64 wall_ns;
+	u64 active_ns, wfi_ns, off_ns; /* summed over CPUs */
+	u64 transitions;
+	u64 energy_uj;
+};
+
+void power_meter_start(struct power_meter *m);
+void power_meter_read(const struct power_meter *m, struct power_result *r);
+/* "active_mw=150" etc.; 0 or -EINVAL with a message. */
+int power_model_set(const char *kv);
+void power_model_print(void);
+/* Figures since boot (run.c starts the meter at boot). */
+void power_since_boot(struct power_result *r);
+
+/* Synthetic workloads (workload.c). */
+enum wl_kind {
+	WL_IDLE, /* nothing */
+	WL_STEADY, /* `threads` CPU-bound threads */
+	WL_BURST, /* `threads` threads: on_ms busy every period_ms */
+	WL_FRAMES, /* like bursts, a frame period: wake-up latency matters */
+};
+
+struct wl_phase {
+	const char *name;
+	enum wl_kind kind;
+	unsigned int ms;
+	unsigned int threads;
+	unsigned int on_ms, period_ms;
+};
+
+struct wl_result {
+	u64 units; /* work units done by every thread */
+	u64 cpu_ns; /* CPU time they received (work on a fixed-speed core) */
+	unsigned int wakeups; /* latency samples */
+	u64 lat_p50_ns, lat_p99_ns;
+};
+
+/* The phased mix make power and the demo run. */
+extern const struct wl_phase wl_mix[];
+extern const unsigned int wl_mix_len;
+
+void wl_reset(void);
+/*
+ * Run a phase for ms x scale / 100; tick(arg) is called about every
+ * second while it runs (NULL: none). Returns once its threads are gone.
+ */
+void wl_run_phase(const struct wl_phase *ph, unsigned int scale,
+		  void (*tick)(const char *phase, void *arg), void *arg);
+void wl_result(struct wl_result *r);
+
+#endif

@@ -1,0 +1,256 @@
+/*
+ * What the command line asks of the governor at boot: policy= starts it,
+ * power= runs the phased workload once per policy and prints the energy
+ * table and the trace (make power), demo runs it under the governor with
+ * a live status line each second (make run).
+ */
+#define pr_fmt(fmt) "power: " fmt
+#include <kernel/cpu.h>
+#include <kernel/params.h>
+#include <kernel/printk.h>
+#include <kernel/rcupdate.h>
+#include <kernel/sched.h>
+#include <kernel/time.h>
+#include <lib/errno.h>
+#include <string.h>
+#include "power.h"
+
+KERNEL_PARAM(policy, "start the hotplug governor: policy=NAME[,key=value...]");
+KERNEL_PARAM(power, "compare governor policies on the phased workload: "
+		    "power=all or power=NAME[,NAME]");
+KERNEL_PARAM(power_scale, "length of the phased workload of power= and demo, "
+			  "percent (default 100; demo 200)");
+KERNEL_PARAM(power_model, "power model: power_model=active_mw=N,wfi_mw=N,"
+			  "off_mw=N,transition_uj=N");
+KERNEL_PARAM(demo, "the phased workload under the governor with a status "
+		   "line each second, then the shell");
+
+#define MAX_WORDS 16
+
+/* Split s at commas, in place. */
+static int split_commas(char *s, char **argv)
+{
+	int n = 0;
+
+	while (*s && n < MAX_WORDS) {
+		argv[n++] = s;
+		s = strchr(s, ',');
+		if (!s)
+			break;
+		*s++ = '\0';
+	}
+	return n;
+}
+
+static struct power_meter boot_meter;
+
+/* Energy and figures since boot, for the shell's `power`. */
+void power_since_boot(struct power_result *r)
+{
+	power_meter_read(&boot_meter, r);
+}
+
+/* Every present CPU up (not a pin: the governor's own start state). */
+static void all_up(void)
+{
+	unsigned int cpu;
+
+	for_each_cpu (cpu, cpu_present_mask) {
+		if (!cpu_online(cpu))
+			cpu_up(cpu);
+	}
+}
+
+struct power_row {
+	enum gov_policy policy;
+	struct power_result pr;
+	struct wl_result wl;
+};
+
+/* The phased workload once under policy p, from every CPU online. */
+static void power_one(struct power_row *row, const struct gov_tunables *t,
+		      unsigned int scale)
+{
+	const char *name = gov_policy_name(row->policy);
+	struct power_meter m;
+	u64 from, t0;
+
+	governor_set(GOV_NONE, t);
+	all_up();
+	pr_info("policy %s: running the phased workload\n", name);
+	from = gov_trace_next_seq();
+	wl_reset();
+	power_meter_start(&m);
+	t0 = m.t0_ns;
+	governor_set(row->policy, t);
+	for (unsigned int i = 0; i < wl_mix_len; i++) {
+		printk(KERN_INFO "gov-phase,%s,%llu,%s\n", name,
+		       (unsigned long long)((ktime_get_ns() - t0) / 1000000),
+		       wl_mix[i].name);
+		wl_run_phase(&wl_mix[i], scale, NULL, NULL);
+	}
+	power_meter_read(&m, &row->pr);
+	wl_result(&row->wl);
+	governor_set(GOV_NONE, t);
+	gov_trace_dump(from, name, t0);
+}
+
+static void print_row(const struct power_row *r)
+{
+	u64 online100 = r->pr.wall_ns ? (r->pr.active_ns + r->pr.wfi_ns) * 100 /
+						r->pr.wall_ns
+				      : 0;
+
+	pr_info("%-12s %10llu %12llu %11llu %8llu %8llu %8llu %8llu.%02llu\n",
+		gov_policy_name(r->policy),
+		(unsigned long long)(r->pr.energy_uj / 1000),
+		(unsigned long long)r->wl.units,
+		(unsigned long long)(r->wl.cpu_ns / 1000000),
+		(unsigned long long)(r->wl.lat_p50_ns / 1000),
+		(unsigned long long)(r->wl.lat_p99_ns / 1000),
+		(unsigned long long)r->pr.transitions,
+		(unsigned long long)online100 / 100,
+		(unsigned long long)online100 % 100);
+}
+
+static void power_compare(char *which, unsigned int scale)
+{
+	static struct power_row rows[GOV_NR_POLICIES];
+	char *names[MAX_WORDS];
+	int n = 0, words = split_commas(which, names);
+	struct gov_tunables t;
+	enum gov_policy cur;
+
+	governor_get(&cur, &t);
+	if (!strcmp(which, "all")) {
+		for (int p = GOV_PERFORMANCE; p < GOV_NR_POLICIES; p++)
+			rows[n++].policy = p;
+	} else {
+		for (int i = 0; i < words && n < GOV_NR_POLICIES; i++)
+			if (!gov_policy_parse(names[i], &rows[n].policy) &&
+			    rows[n].policy != GOV_NONE)
+				n++;
+	}
+	power_model_print();
+	pr_info("phased workload at %u%%, %d policies\n", scale, n);
+	printk(KERN_INFO "gov-trace,label,t_ms,policy,depth,util,online,want,"
+			 "mask,event,cpu\n");
+	for (int i = 0; i < n; i++)
+		power_one(&rows[i], &t, scale);
+	all_up();
+	pr_info("%-12s %10s %12s %11s %8s %8s %8s %11s\n", "POLICY",
+		"ENERGY-mJ", "WORK-UNITS", "WORK-CPU-ms", "P50-us", "P99-us",
+		"HOTPLUG", "MEAN-ONLINE");
+	for (int i = 0; i < n; i++)
+		print_row(&rows[i]);
+	pr_info("done\n");
+}
+
+struct demo {
+	u64 t0, last;
+};
+
+static void demo_status(const char *phase, void *arg)
+{
+	struct demo *d = arg;
+	u64 now = ktime_get_ns();
+	struct cpuhp_stats hs;
+	struct rcu_stats rs;
+	struct gov_record r;
+	char mask[64];
+
+	if (now - d->last < NSEC_PER_SEC)
+		return;
+	d->last = now;
+	governor_last(&r);
+	rcu_get_stats(&rs);
+	hotplug_get_stats(&hs);
+	cpumap_print_list(mask, sizeof(mask), cpu_online_mask);
+	printk(KERN_INFO
+	       "[demo %2llus] %-9s load %2u.%02u util %3u%%  online "
+	       "%-8s (%u)  grace periods %ld + %llu expedited  hotplug "
+	       "%llu\n",
+	       (unsigned long long)((now - d->t0) / NSEC_PER_SEC), phase,
+	       r.depth / 100, r.depth % 100, r.util, mask, num_online_cpus(),
+	       rs.gp_completed, (unsigned long long)rs.nr_exp_samples,
+	       (unsigned long long)(hs.ups + hs.downs));
+}
+
+static void demo_run(unsigned int scale)
+{
+	struct demo d = {.t0 = ktime_get_ns()};
+	struct gov_tunables t;
+	enum gov_policy p;
+	struct power_meter m;
+	struct power_result pr;
+	struct wl_result wl;
+
+	governor_get(&p, &t);
+	if (p == GOV_NONE)
+		governor_set(GOV_RQDEPTH, &t);
+	governor_get(&p, &t);
+	printk(KERN_INFO "demo: %s governor, phased workload (idle, 4 "
+			 "CPU-bound threads, frames, bursts, 1 thread, idle)\n",
+	       gov_policy_name(p));
+	wl_reset();
+	power_meter_start(&m);
+	for (unsigned int i = 0; i < wl_mix_len; i++)
+		wl_run_phase(&wl_mix[i], scale, demo_status, &d);
+	power_meter_read(&m, &pr);
+	wl_result(&wl);
+	printk(KERN_INFO "demo: done: modelled energy %llu mJ, %llu work "
+			 "units, wake-up p50 %llu us p99 %llu us, %llu hotplug "
+			 "operations\n",
+	       (unsigned long long)(pr.energy_uj / 1000),
+	       (unsigned long long)wl.units,
+	       (unsigned long long)(wl.lat_p50_ns / 1000),
+	       (unsigned long long)(wl.lat_p99_ns / 1000),
+	       (unsigned long long)pr.transitions);
+	printk(KERN_INFO "demo: the governor stays on: try 'policy', 'cpus', "
+			 "'off 3', 'policy load', 'policy none'\n");
+}
+
+/* policy=NAME[,key=value...] */
+static void policy_from_cmdline(char *arg)
+{
+	char *words[MAX_WORDS];
+	int n = split_commas(arg, words);
+	struct gov_tunables t;
+	enum gov_policy p;
+
+	gov_default_tunables(&t);
+	if (!n || gov_policy_parse(words[0], &p) ||
+	    gov_parse_args(n - 1, words + 1, &t)) {
+		pr_warn("policy= ignored\n");
+		return;
+	}
+	governor_set(p, &t);
+}
+
+static void model_from_cmdline(char *arg)
+{
+	char *words[MAX_WORDS];
+	int n = split_commas(arg, words);
+
+	for (int i = 0; i < n; i++)
+		if (power_model_set(words[i]))
+			pr_warn("power_model: '%s' ignored\n", words[i]);
+}
+
+void governor_boot(void)
+{
+	unsigned long scale = 0;
+	char arg[256];
+
+	power_meter_start(&boot_meter);
+	if (param_get("power_model", arg, sizeof(arg)))
+		model_from_cmdline(arg);
+	param_get_ulong("power_scale", &scale);
+	scale = min(scale, 1000UL);
+	if (param_get("policy", arg, sizeof(arg)))
+		policy_from_cmdline(arg);
+	if (param_get("power", arg, sizeof(arg)))
+		power_compare(arg, scale ?: 100);
+	if (param_has("demo"))
+		demo_run(scale ?: 200);
+}

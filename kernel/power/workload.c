@@ -1,0 +1,196 @@
+/*
+ * Deterministic synthetic workloads for the governor: phases of idle,
+ * steady CPU-bound threads, bursts, and a periodic frame-like load, run
+ * one after the other. CPU-bound work is counted in work units (a fixed
+ * loop of multiply-adds); periodic threads record their wake-up latency,
+ * from the timer's wake-up to the thread running, which is what too few
+ * online CPUs costs.
+ */
+#define pr_fmt(fmt) "workload: " fmt
+#include <kernel/printk.h>
+#include <kernel/sched.h>
+#include <kernel/time.h>
+#include <kernel/timer.h>
+#include <kernel/wait.h>
+#include <lib/stats.h>
+#include "power.h"
+
+#define WL_MAX_THREADS 8
+#define WL_MAX_LAT 4096 /* latency samples kept per measurement */
+#define TICK_MS 250 /* how often a running phase calls its tick() */
+
+/*
+ * At 100 % scale about 12 s; per policy in make power, and the demo.
+ * Frames: 2 threads (as a render and a UI thread) woken every 16 ms for
+ * 6 ms of work each.
+ */
+const struct wl_phase wl_mix[] = {
+	{"idle", WL_IDLE, 1000, 0, 0, 0},
+	{"steady-4", WL_STEADY, 2000, 4, 0, 0},
+	{"idle", WL_IDLE, 1500, 0, 0, 0},
+	{"frames-2", WL_FRAMES, 2500, 2, 6, 16},
+	{"bursts-4", WL_BURST, 2000, 4, 150, 1000},
+	{"steady-1", WL_STEADY, 1500, 1, 0, 0},
+	{"idle", WL_IDLE, 1500, 0, 0, 0},
+};
+const unsigned int wl_mix_len = ARRAY_SIZE(wl_mix);
+
+struct wl_thread {
+	u64 end_ns, on_ns, period_ns;
+	struct timer_list timer;
+	struct completion tick;
+	u64 woken_ns;
+	struct task_struct *task;
+};
+
+static struct wl_thread workers[WL_MAX_THREADS];
+static unsigned int live;
+static struct completion all_done;
+static u64 units;
+static u64 cpu_ns; /* CPU time the workload's threads received */
+static u64 lat_ns[WL_MAX_LAT];
+static unsigned int nr_lat;
+
+void wl_reset(void)
+{
+	WRITE_ONCE(units, 0);
+	WRITE_ONCE(cpu_ns, 0);
+	WRITE_ONCE(nr_lat, 0);
+}
+
+/* One unit of work: enough arithmetic to take some microseconds. */
+static u64 work_unit(u64 x)
+{
+	for (int i = 0; i < 1000; i++)
+		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+	return x;
+}
+
+static void busy_until(u64 end_ns)
+{
+	u64 x = (u64)current, n = 0;
+
+	while (ktime_get_ns() < end_ns) {
+		x = work_unit(x);
+		n++;
+		cond_resched();
+	}
+	__atomic_fetch_add(&units, n + (x == 42), __ATOMIC_RELAXED);
+}
+
+static void record_latency(u64 ns)
+{
+	unsigned int i = __atomic_fetch_add(&nr_lat, 1, __ATOMIC_RELAXED);
+
+	if (i < WL_MAX_LAT)
+		lat_ns[i] = ns;
+}
+
+/* Timer callback (interrupt context): note the time and wake the thread. */
+static void release(struct timer_list *t)
+{
+	struct wl_thread *w = container_of(t, struct wl_thread, timer);
+
+	w->woken_ns = ktime_get_ns();
+	complete(&w->tick);
+}
+
+/* Sleep until the counter passes release_ns; the wake-up latency. */
+static u64 sleep_until(struct wl_thread *w, u64 release_ns)
+{
+	u64 tick_ns = jiffies_to_nsecs(1);
+
+	mod_timer(&w->timer, nsecs_to_jiffies(release_ns + tick_ns - 1));
+	wait_for_completion(&w->tick);
+	return ktime_get_ns() - READ_ONCE(w->woken_ns);
+}
+
+/*
+ * Periodic: on_ns of work at each release, the releases period_ns apart
+ * from the phase's start (the first at once; missed ones are skipped, as
+ * a late frame is dropped).
+ */
+static void periodic(struct wl_thread *w)
+{
+	u64 next = ktime_get_ns();
+
+	while (next < w->end_ns) {
+		if (next > ktime_get_ns())
+			record_latency(sleep_until(w, next));
+		busy_until(min(ktime_get_ns() + w->on_ns, w->end_ns));
+		for (u64 now = ktime_get_ns(); next <= now;)
+			next += w->period_ns;
+	}
+	del_timer_sync(&w->timer);
+}
+
+static int worker(void *arg)
+{
+	struct wl_thread *w = arg;
+
+	if (w->period_ns)
+		periodic(w);
+	else
+		busy_until(w->end_ns);
+	/* Up to its last tick or switch: near enough for a total. */
+	__atomic_fetch_add(&cpu_ns, current->sum_exec_ns, __ATOMIC_RELAXED);
+	if (__atomic_sub_fetch(&live, 1, __ATOMIC_ACQ_REL) == 0)
+		complete(&all_done);
+	return 0;
+}
+
+static void start_threads(const struct wl_phase *ph, u64 end_ns)
+{
+	unsigned int n = min(ph->threads, (unsigned int)WL_MAX_THREADS);
+
+	init_completion(&all_done);
+	live = n;
+	for (unsigned int i = 0; i < n; i++) {
+		struct wl_thread *w = &workers[i];
+
+		*w = (struct wl_thread){.end_ns = end_ns};
+		if (ph->kind != WL_STEADY) {
+			w->on_ns = ph->on_ms * 1000000ULL;
+			w->period_ns = ph->period_ms * 1000000ULL;
+		}
+		timer_setup(&w->timer, release);
+		init_completion(&w->tick);
+		w->task = kthread_run(worker, w, "wl/%u", i);
+		if (!w->task &&
+		    __atomic_sub_fetch(&live, 1, __ATOMIC_ACQ_REL) == 0)
+			complete(&all_done);
+	}
+}
+
+void wl_run_phase(const struct wl_phase *ph, unsigned int scale,
+		  void (*tick)(const char *phase, void *arg), void *arg)
+{
+	u64 ms = max(ph->ms * (u64)scale / 100, 1ULL);
+	u64 end = ktime_get_ns() + ms * 1000000ULL;
+
+	if (ph->kind == WL_IDLE || !ph->threads) {
+		for (u64 now; (now = ktime_get_ns()) < end;) {
+			msleep(min((end - now) / 1000000 + 1, (u64)TICK_MS));
+			if (tick)
+				tick(ph->name, arg);
+		}
+		return;
+	}
+	start_threads(ph, end);
+	while (!wait_for_completion_timeout(&all_done,
+					    msecs_to_jiffies(TICK_MS)))
+		if (tick)
+			tick(ph->name, arg);
+}
+
+void wl_result(struct wl_result *r)
+{
+	unsigned int n = min(READ_ONCE(nr_lat), (unsigned int)WL_MAX_LAT);
+
+	sort_u64(lat_ns, n);
+	r->units = READ_ONCE(units);
+	r->cpu_ns = READ_ONCE(cpu_ns);
+	r->wakeups = n;
+	r->lat_p50_ns = n ? lat_ns[n / 2] : 0;
+	r->lat_p99_ns = n ? lat_ns[min(n * 99 / 100, n - 1)] : 0;
+}
