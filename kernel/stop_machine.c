@@ -22,6 +22,7 @@
 #include <kernel/mutex.h>
 #include <kernel/printk.h>
 #include <kernel/sched.h>
+#include <kernel/smp.h>
 #include <kernel/stop_machine.h>
 #include <kernel/time.h>
 #include <lib/errno.h>
@@ -87,7 +88,10 @@ u64 stop_machine_max_stop_ns(bool reset)
 	return max;
 }
 
-/* Spin until n CPUs have counted in; say so if it takes long. */
+/*
+ * Spin until n CPUs have counted in. If it takes long, name the CPUs
+ * still asked to join and show what they are doing.
+ */
 static void wait_for_cpus(unsigned int *counter, unsigned int n,
 			  const char *what)
 {
@@ -96,9 +100,19 @@ static void wait_for_cpus(unsigned int *counter, unsigned int n,
 	while (smp_load_acquire(counter) < n) {
 		cpu_relax();
 		if (warn_at && ktime_get_ns() > warn_at) {
-			pr_warn("only %u of %u CPUs %s after 1 s; still "
-				"waiting\n",
-				smp_load_acquire(counter), n, what);
+			struct cpumask late;
+			unsigned int cpu;
+			char list[64];
+
+			cpumask_clear(&late);
+			for_each_possible_cpu (cpu)
+				if (READ_ONCE(stop_asked[cpu]))
+					cpumask_set_cpu(cpu, &late);
+			cpumap_print_list(list, sizeof(list), &late);
+			pr_warn("only %u of %u CPUs %s after 1 s (not yet: "
+				"%s); still waiting\n",
+				smp_load_acquire(counter), n, what, list);
+			smp_send_backtrace(&late);
 			warn_at = 0;
 		}
 	}

@@ -300,6 +300,17 @@ static void put_prev(struct rq *rq, struct task_struct *prev, bool preempt)
 	enqueue(rq, prev);
 }
 
+/*
+ * A stop_machine() request that came after the hook in __schedule() had
+ * its need-resched flag cleared with prev's: set it on the thread that
+ * runs now, so its next scheduling point joins.
+ */
+static void stop_machine_recheck(void)
+{
+	if (unlikely(stop_machine_pending()))
+		set_need_resched(current);
+}
+
 void finish_task_switch(struct task_struct *prev)
 {
 	struct rq *rq = this_rq();
@@ -315,6 +326,7 @@ void finish_task_switch(struct task_struct *prev)
 		release_task(prev);
 	else if (migrate)
 		migrate_task(prev);
+	stop_machine_recheck();
 }
 
 static void __schedule(bool preempt)
@@ -340,6 +352,7 @@ static void __schedule(bool preempt)
 	if (next == prev) {
 		spin_unlock(&rq->lock);
 		local_irq_enable();
+		stop_machine_recheck();
 		return;
 	}
 	rq->curr = next;
