@@ -66,7 +66,7 @@ DRIVER_OBJS := drivers/serial/pl011.o drivers/firmware/psci.o \
 	drivers/clocksource/arm_arch_timer.o
 OBJS := $(addprefix $(B)/,$(ARCH_OBJS) $(KERNEL_OBJS) $(LIB_OBJS) $(DRIVER_OBJS))
 
-.PHONY: all run test host-test board-test sdcard model torture fuzz power clean help setup gdb FORCE
+.PHONY: all run test host-test board-test sdcard model torture fuzz power bench bench-linux clean help setup gdb FORCE
 all: $(B)/Image $(B)/kernel.elf
 
 help:
@@ -76,6 +76,9 @@ help:
 	@echo "make test       boot the test matrix and run host tests"
 	@echo "make power      compare governor policies: table, build/power.csv, build/power.png"
 	@echo "                (POWER_SCALE=N: workload length in percent, default 100)"
+	@echo "make bench      the four hotplug designs side by side, -smp 4 and 8:"
+	@echo "                a table and build/bench.json (docs/benchmarks.md)"
+	@echo "make bench-linux  Debian's Linux on the same QEMU: boot, offline+online"
 	@echo "make host-test  host unit tests of lib/ (ASan + UBSan)"
 	@echo "make board-test board description over real DTBs vs dtc; SD-card images"
 	@echo "make model      spin model check of hotplug vs RCU (docs/model.md)"
@@ -151,6 +154,13 @@ run: $(B)/Image
 
 test: $(B)/Image
 	python3 tests/run.py
+
+# One boot per configuration, each measuring all four designs side by side.
+bench: $(B)/Image
+	python3 tools/bench.py
+
+bench-linux: $(B)/Image
+	python3 tools/bench_linux.py
 
 # One boot runs the phased workload under each governor policy (about a
 # minute), prints the table and the trace; the tool draws build/power.png.

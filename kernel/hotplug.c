@@ -80,12 +80,7 @@ KERNEL_PARAM(hotplug_gp,
 
 static int rcu_sync_down(unsigned int cpu)
 {
-	if (!hotplug_sync_writer_needs_gp())
-		return 0; /* the stop_machine() that cleared the bit was one */
-	if (expedite_hotplug)
-		synchronize_rcu_expedited();
-	else
-		synchronize_rcu();
+	hotplug_sync_wait_readers(expedite_hotplug);
 	return 0;
 }
 

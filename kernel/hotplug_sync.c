@@ -17,7 +17,7 @@
  *
  * In every design the kernel's own readers (the scheduler, timers, RCU)
  * follow the per-bit RCU rules, so cpu_down() waits a grace period in all
- * but stop_machine, where the stop was one. In 2013, Linux's cpu_down()
+ * but stop_machine, where the stop was one (hotplug_sync_wait_readers()). In 2013, Linux's cpu_down()
  * too paid a grace period (and a stop_machine()) besides its reader lock.
  */
 #define pr_fmt(fmt) "hotplug_sync: " fmt
@@ -240,9 +240,14 @@ int hotplug_sync_set_online(unsigned int cpu, bool online)
 	return stop_machine(change_online, &c, &ret) ?: ret;
 }
 
-bool hotplug_sync_writer_needs_gp(void)
+void hotplug_sync_wait_readers(bool expedite)
 {
-	return writer_design != HOTPLUG_SYNC_STOP_MACHINE;
+	if (writer_design == HOTPLUG_SYNC_STOP_MACHINE)
+		return; /* the stop_machine() that cleared the bit was one */
+	if (expedite)
+		synchronize_rcu_expedited();
+	else
+		synchronize_rcu();
 }
 
 enum hotplug_sync hotplug_sync_current(void)

@@ -3,7 +3,8 @@
 tests/matrix.py, checks each console log (KTAP results, banner, expected
 lines), runs the host-side checks of TOOL_CHECKS (host unit tests, the
 Promela model, the GDB walkthrough, a bounded DTB fuzz run, the board
-description over real boards' DTBs and the SD-card images), and ends with one line
+description over real boards' DTBs and the SD-card images, a smoke run of
+`make bench`), and ends with one line
 `N passed, N failed`. --only NAME selects boots and host checks by name.
 
 Usage: tests/run.py [--only NAME] [--list] [--jobs N] [--timeout S] [--no-host]
@@ -681,6 +682,9 @@ TOOL_CHECKS = [
     ("dtb fuzz", ["make", "-s", "-C", "tests/fuzz"], "fuzz.log", "fuzz.", "tests/fuzz/Makefile"),
     ("boards", ["make", "-s", "-C", "tests/boards"], "boards.log", "boards.",
      "tests/boards/Makefile"),
+    ("bench smoke", [sys.executable, "tools/bench.py", "--smoke", "--ktap",
+                     "--out", "build/bench-smoke.json"], "bench.log", "bench.",
+     "tools/bench.py"),
 ]
 
 

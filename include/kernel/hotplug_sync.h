@@ -13,7 +13,7 @@
  *                 Torvalds's proposal, and this kernel's default)
  *
  * The kernel's own readers always follow the per-bit RCU rules (which
- * every design keeps: see hotplug_sync_writer_needs_gp()); these calls are
+ * every design keeps: see hotplug_sync_wait_readers()); these calls are
  * for readers that name a design, as the benchmark's do. Choose one with
  * hotplug_sync= on the command line, or cpu_hotplug_set_sync().
  */
@@ -52,6 +52,7 @@ void hotplug_sync_switch(enum hotplug_sync sync);
 void cpus_write_lock(void);
 void cpus_write_unlock(void);
 int hotplug_sync_set_online(unsigned int cpu, bool online);
-bool hotplug_sync_writer_needs_gp(void);
+/* After the bit cleared: wait until no reader can still see it set. */
+void hotplug_sync_wait_readers(bool expedite);
 
 #endif

@@ -1,0 +1,219 @@
+#!/usr/bin/env python3
+"""Runs `bench=hotplug` in QEMU per configuration and reports the figures.
+
+Each configuration is one boot (the four reader designs are measured side
+by side in it, see kernel/hotplug_bench.c). The kernel prints lines
+
+    bench: hotplug: KEY = VALUE            (figures common to all designs)
+    bench: hotplug: KEY = DESIGN VALUE     (per design)
+
+which this script collects into build/bench.json and prints as a table.
+
+Usage: tools/bench.py [--configs smp4,smp8] [--cycles N] [--ms N]
+                      [--out build/bench.json] [--smoke [--ktap]]
+       tools/bench.py --parse LOG...   (tables from saved console logs)
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DESIGNS = ("rwlock", "percpu_rwsem", "stop_machine", "rcu")
+CONFIGS = {
+    "smp4": ["--smp", "4", "--gic", "2"],
+    "smp8": ["--smp", "8", "--gic", "3"],
+}
+LINE = re.compile(r"bench: hotplug: (\S+) = (.*)$")
+BANNER = re.compile(r"Timer: (\d+) Hz, HZ=(\d+)")
+
+
+def number(text):
+    try:
+        return int(text)
+    except ValueError:
+        return float(text)
+
+
+def parse(log):
+    """The figures in one boot's console output."""
+    common, designs, hz = {}, {d: {} for d in DESIGNS}, None
+    for raw in log.splitlines():
+        line = re.sub(r"^\[\s*\d+\.\d+\]\s*", "", raw.strip())
+        m = BANNER.search(line)
+        if m:
+            hz = int(m.group(2))
+        m = LINE.search(line)
+        if not m:
+            continue
+        key, value = m.groups()
+        parts = value.split()
+        if parts[0] in DESIGNS:
+            if key.startswith("step_us."):
+                down, up = parts[1].split("/")
+                designs[parts[0]].setdefault("step_us", {})[key[8:]] = {
+                    "down": int(down), "up": int(up)}
+            else:
+                designs[parts[0]][key] = number(parts[1])
+        else:
+            common[key] = number(parts[0])
+    if hz:
+        common["hz"] = hz
+    return common, designs
+
+
+FIGURES = ("reader_ratio", "cycle_us_min", "cycle_us_median", "cycle_us_max",
+           "cycle_us_median_loaded", "reader_walks_per_s_idle",
+           "reader_walks_per_s_hotplug", "bystander_us_baseline",
+           "bystander_us_max", "stop_us_max")
+COMMON = ("boot_us_all_online", "sync_rcu_us_median",
+          "sync_rcu_expedited_us_median", "image_bytes", "mem_per_cpu_bytes")
+
+
+def ktap(results, out):
+    """make test's smoke check: every figure there, and the ones that say
+    something about the designs as they must be."""
+    checks = []
+    for name, r in results.items():
+        common, designs = r["common"], r["designs"]
+        missing = [k for k in COMMON if k not in common]
+        checks.append((not missing, f"{name}: common figures {missing or ''}"))
+        for d in DESIGNS:
+            f = designs.get(d, {})
+            missing = [k for k in FIGURES if k not in f]
+            checks.append((not missing, f"{name}: {d} figures {missing or ''}"))
+            if missing:
+                continue
+            checks.append((f["cycle_us_min"] <= f["cycle_us_median"] <= f["cycle_us_max"],
+                           f"{name}: {d} cycle min <= median <= max"))
+            stopped = f["stop_us_max"] > 0
+            checks.append((stopped == (d == "stop_machine"),
+                           f"{name}: {d} {'stops' if d == 'stop_machine' else 'never stops'}"
+                           f" the other CPUs (stop_us_max {f['stop_us_max']})"))
+            checks.append((f["reader_walks_per_s_hotplug"] > 0,
+                           f"{name}: {d} readers made progress during hotplug"))
+    with open(out) as f:
+        checks.append((json.load(f)["configs"].keys() == results.keys(),
+                       f"{os.path.basename(out)} holds every configuration"))
+    print("KTAP version 1")
+    print(f"1..{len(checks)}")
+    for i, (ok, what) in enumerate(checks, 1):
+        print(f"{'ok' if ok else 'not ok'} {i} {what.strip()}")
+    return all(ok for ok, _ in checks)
+
+
+class BootFailed(Exception):
+    pass
+
+
+def boot(config, cycles, ms, timeout):
+    append = f"bench=hotplug bench_cycles={cycles} bench_ms={ms} poweroff"
+    cmd = [os.path.join(ROOT, "qemu.sh"), *CONFIGS[config],
+           "--append", append, "--timeout", str(timeout)]
+    t0 = time.time()
+    run = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.PIPE,
+                         stderr=subprocess.STDOUT, text=True)
+    log = run.stdout
+    with open(os.path.join(ROOT, "build", f"bench-{config}.log"), "w") as f:
+        f.write(log)
+    if run.returncode != 0 or "bench: done" not in log:
+        sys.stderr.write(log[-4000:])
+        raise BootFailed(f"the {config} boot failed (exit {run.returncode});"
+                         f" its console is in build/bench-{config}.log")
+    return log, time.time() - t0
+
+
+def fmt_rate(v):
+    return f"{v / 1e6:.2f}M" if v >= 1e6 else f"{v / 1e3:.0f}k"
+
+
+def table(name, common, designs):
+    out = [f"-smp {name[3:]}: boot to all CPUs online "
+           f"{common.get('boot_us_all_online', 0) / 1000:.1f} ms, "
+           f"synchronize_rcu {common.get('sync_rcu_us_median', 0)} us "
+           f"(HZ={common.get('hz', '?')}), expedited "
+           f"{common.get('sync_rcu_expedited_us_median', 0)} us, image "
+           f"{common.get('image_bytes', 0) // 1024} KiB, "
+           f"{common.get('mem_per_cpu_bytes', 0) / 1024:.1f} KiB per online CPU"]
+    out.append(f"{'design':<13} {'reader':>7} {'walks/s':>8} {'walks/s':>8}"
+               f" {'cycle us':>22} {'loaded':>8} {'bystander us':>14} "
+               f"{'stopped':>8}")
+    out.append(f"{'':<13} {'ratio':>7} {'idle':>8} {'hotplug':>8}"
+               f" {'min/median/max':>22} {'median':>8} {'max (base)':>14} "
+               f"{'us max':>8}")
+    for d in DESIGNS:
+        f = designs.get(d, {})
+        if not f:
+            continue
+        cyc = (f"{f.get('cycle_us_min', 0)}/{f.get('cycle_us_median', 0)}/"
+               f"{f.get('cycle_us_max', 0)}")
+        bys = (f"{f.get('bystander_us_max', 0)} "
+               f"({f.get('bystander_us_baseline', 0)})")
+        out.append(
+            f"{d:<13} {f.get('reader_ratio', 0):>7.3f} "
+            f"{fmt_rate(f.get('reader_walks_per_s_idle', 0)):>8} "
+            f"{fmt_rate(f.get('reader_walks_per_s_hotplug', 0)):>8} "
+            f"{cyc:>22} {f.get('cycle_us_median_loaded', 0):>8} {bys:>14} "
+            f"{f.get('stop_us_max', 0):>8}")
+    return "\n".join(out)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--configs", default="smp4,smp8")
+    ap.add_argument("--cycles", type=int, default=40)
+    ap.add_argument("--ms", type=int, default=400)
+    ap.add_argument("--timeout", type=int, default=600)
+    ap.add_argument("--out", default=os.path.join(ROOT, "build", "bench.json"))
+    ap.add_argument("--smoke", action="store_true",
+                    help="a few cycles and short phases (seconds), smp4 only")
+    ap.add_argument("--ktap", action="store_true",
+                    help="check the figures and print KTAP (make test)")
+    ap.add_argument("--parse", nargs="+", metavar="LOG")
+    args = ap.parse_args()
+
+    results = {}
+    if args.parse:
+        for path in args.parse:
+            with open(path) as f:
+                common, designs = parse(f.read())
+            name = os.path.basename(path).replace("bench-", "").split(".")[0]
+            results[name] = {"common": common, "designs": designs}
+    else:
+        if args.smoke:
+            args.configs, args.cycles, args.ms = "smp4", 3, 40
+        for config in args.configs.split(","):
+            if config not in CONFIGS:
+                sys.exit(f"bench.py: unknown configuration '{config}' "
+                         f"(have: {', '.join(CONFIGS)})")
+            try:
+                log, secs = boot(config, args.cycles, args.ms, args.timeout)
+            except BootFailed as e:
+                if args.ktap:
+                    print(f"KTAP version 1\n1..1\nnot ok 1 {e}")
+                sys.exit(f"bench.py: {e}")
+            common, designs = parse(log)
+            missing = [d for d in DESIGNS if "cycle_us_median" not in designs[d]]
+            if missing and not args.ktap:
+                sys.exit(f"bench.py: {config}: no figures for {missing}; "
+                         f"see build/bench-{config}.log")
+            results[config] = {"qemu": " ".join(CONFIGS[config]),
+                               "boot_seconds": round(secs, 1),
+                               "common": common, "designs": designs}
+    os.makedirs(os.path.dirname(args.out), exist_ok=True)
+    with open(args.out, "w") as f:
+        json.dump({"configs": results, "cycles": args.cycles,
+                   "phase_ms": args.ms}, f, indent=1, sort_keys=True)
+    if args.ktap:
+        sys.exit(0 if ktap(results, args.out) else 1)
+    for name, r in results.items():
+        print(table(name, r["common"], r["designs"]))
+        print()
+    print(f"figures in {os.path.relpath(args.out, os.getcwd())}")
+
+
+if __name__ == "__main__":
+    main()

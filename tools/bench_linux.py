@@ -1,0 +1,180 @@
+#!/usr/bin/env python3
+"""`make bench-linux`: Debian's stock arm64 Linux on the same QEMU machine
+as `make bench`'s -smp 4 boot, measured the same way, side by side.
+
+Linux (linux-image-*-arm64-unsigned) and busybox-static come from Debian at
+run time (tools/debian-kernel.sh), never committed. The initramfs is built
+here: busybox and an /init that reads /proc/uptime when it starts (boot to
+init) and around CPU3 offline+online cycles through sysfs. /proc/uptime
+has 10 ms steps, so each cycle is also timed as a group: the mean of N
+cycles is exact to 10 ms / N.
+
+Our kernel's figures come from build/bench.json (run `make bench` first;
+this runs the -smp 4 part of it if the file is missing).
+
+Usage: tools/bench_linux.py [--cycles N] [--timeout S]
+"""
+import argparse
+import gzip
+import io
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BUILD = os.path.join(ROOT, "build")
+
+INIT = """#!/bin/busybox sh
+/bin/busybox mkdir -p /proc /sys
+/bin/busybox mount -t proc proc /proc
+/bin/busybox mount -t sysfs sysfs /sys
+read up idle < /proc/uptime
+echo "BENCH init_uptime $up"
+cpu=/sys/devices/system/cpu/cpu3/online
+read up idle < /proc/uptime
+echo "BENCH cycles_start $up"
+i=0
+while [ $i -lt {cycles} ]; do
+    echo 0 > $cpu || echo "BENCH error offline"
+    echo 1 > $cpu || echo "BENCH error online"
+    read up idle < /proc/uptime
+    echo "BENCH cycle $i $up"
+    i=$((i + 1))
+done
+echo "BENCH online $(/bin/busybox cat /sys/devices/system/cpu/online)"
+echo "BENCH done"
+/bin/busybox poweroff -f
+"""
+
+
+def newc(entries):
+    """A cpio archive in the newc format the kernel unpacks."""
+    out = io.BytesIO()
+
+    def put(name, mode, data=b""):
+        name_b = name.encode() + b"\0"
+        hdr = "070701" + "".join(f"{v:08x}" for v in (
+            put.ino, mode, 0, 0, 1, 0, len(data), 0, 0, 0, 0,
+            len(name_b), 0))
+        put.ino += 1
+        out.write(hdr.encode() + name_b)
+        out.write(b"\0" * (-(110 + len(name_b)) % 4))
+        out.write(data)
+        out.write(b"\0" * (-len(data) % 4))
+    put.ino = 1
+    for name, mode, data in entries:
+        put(name, mode, data)
+    put("TRAILER!!!", 0)
+    return out.getvalue()
+
+
+def fetch(what):
+    return subprocess.run([os.path.join(ROOT, "tools", "debian-kernel.sh"), what],
+                          check=True, stdout=subprocess.PIPE,
+                          text=True).stdout.strip()
+
+
+def initramfs(cycles):
+    with open(fetch("busybox"), "rb") as f:
+        busybox = f.read()
+    archive = newc([
+        ("bin", 0o040755, b""),
+        ("bin/busybox", 0o100755, busybox),
+        ("bin/sh", 0o120777, b"busybox"),
+        ("init", 0o100755, INIT.format(cycles=cycles).encode()),
+    ])
+    path = os.path.join(BUILD, "bench-linux-initramfs.cpio.gz")
+    with gzip.open(path, "wb") as f:
+        f.write(archive)
+    return path
+
+
+def run_linux(cycles, timeout):
+    image = fetch("image")
+    # QEMU -kernel takes the arm64 Image uncompressed; Debian ships it gzip'd.
+    raw = os.path.join(BUILD, "bench-linux-Image")
+    with gzip.open(image, "rb") as src, open(raw, "wb") as dst:
+        dst.write(src.read())
+    cmd = ["timeout", str(timeout), "qemu-system-aarch64",
+           "-machine", "virt,gic-version=2", "-cpu", "cortex-a53", "-smp", "4",
+           "-m", "512M", "-nographic", "-no-reboot", "-kernel", raw,
+           "-initrd", initramfs(cycles),
+           "-append", "console=ttyAMA0 quiet panic=-1"]
+    run = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                         stdin=subprocess.DEVNULL, text=True, errors="replace")
+    log = run.stdout
+    with open(os.path.join(BUILD, "bench-linux.log"), "w") as f:
+        f.write(log)
+    if "BENCH done" not in log:
+        sys.stderr.write(log[-3000:])
+        sys.exit("bench_linux.py: Linux did not finish its cycles; its console"
+                 " is in build/bench-linux.log")
+    values = dict(re.findall(r"BENCH (init_uptime|cycles_start) ([\d.]+)", log))
+    stamps = [float(t) for t in re.findall(r"BENCH cycle \d+ ([\d.]+)", log)]
+    errors = re.findall(r"BENCH error (\w+)", log)
+    if errors or len(stamps) != cycles:
+        sys.exit(f"bench_linux.py: {len(errors)} sysfs errors, {len(stamps)} of "
+                 f"{cycles} cycles; see build/bench-linux.log")
+    start = float(values["cycles_start"])
+    steps = [b - a for a, b in zip([start] + stamps, stamps)]
+    return {
+        "version": fetch("version"),
+        "boot_to_init_ms": float(values["init_uptime"]) * 1000,
+        "cycle_ms_mean": (stamps[-1] - start) * 1000 / cycles,
+        "cycle_ms_median": statistics.median(steps) * 1000,
+        "cycle_ms_min": min(steps) * 1000,
+        "cycle_ms_max": max(steps) * 1000,
+        "cycles": cycles,
+    }
+
+
+def ours():
+    path = os.path.join(BUILD, "bench.json")
+    if not os.path.exists(path) or "smp4" not in json.load(open(path))["configs"]:
+        subprocess.run([sys.executable, os.path.join(ROOT, "tools", "bench.py"),
+                        "--configs", "smp4"], check=True)
+    r = json.load(open(path))["configs"]["smp4"]
+    return r["common"], r["designs"]["rcu"]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--cycles", type=int, default=20)
+    ap.add_argument("--timeout", type=int, default=600)
+    args = ap.parse_args()
+    os.makedirs(BUILD, exist_ok=True)
+    common, rcu = ours()
+    linux = run_linux(args.cycles, args.timeout)
+    with open(os.path.join(BUILD, "bench-linux.json"), "w") as f:
+        json.dump(linux, f, indent=1, sort_keys=True)
+
+    ours_cycle = rcu["cycle_us_median"] / 1000
+    ours_boot = common["boot_us_all_online"] / 1000
+    rows = [
+        ("boot to init / all CPUs online (ms)", linux["boot_to_init_ms"], ours_boot),
+        ("CPU3 offline+online, median (ms)", linux["cycle_ms_median"], ours_cycle),
+        ("CPU3 offline+online, mean (ms)", linux["cycle_ms_mean"], None),
+        ("CPU3 offline+online, min (ms)", linux["cycle_ms_min"],
+         rcu["cycle_us_min"] / 1000),
+        ("CPU3 offline+online, max (ms)", linux["cycle_ms_max"],
+         rcu["cycle_us_max"] / 1000),
+    ]
+    print(f"QEMU virt, cortex-a53, -smp 4, TCG; Linux {linux['version']} "
+          f"({args.cycles} cycles through sysfs) vs this kernel (per-bit RCU)")
+    print(f"{'':<38} {'Linux':>10} {'this':>10} {'Linux/this':>11}")
+    for what, theirs, mine in rows:
+        if mine is None:
+            print(f"{what:<38} {theirs:>10.2f} {'':>10} {'':>11}")
+        else:
+            ratio = f"{theirs / mine:.0f}x" if mine else "-"
+            print(f"{what:<38} {theirs:>10.2f} {mine:>10.2f} {ratio:>11}")
+    print("(Linux's cycle includes the shell's two sysfs writes; /proc/uptime"
+          " ticks in 10 ms, so its median and min/max are coarse, the mean is"
+          " not.) Figures in build/bench-linux.json")
+
+
+if __name__ == "__main__":
+    main()
