@@ -54,6 +54,7 @@ static struct {
 	unsigned long cycles, phase_ms;
 	unsigned int target; /* the CPU cycled down and up */
 	unsigned int writer_cpu; /* where the bench thread runs */
+	enum hotplug_sync design; /* the one being measured */
 	bool stop; /* the phase's threads leave */
 	struct completion left;
 	u64 sink;
@@ -70,19 +71,57 @@ static noinline u64 walk_online(void)
 	return sum;
 }
 
-static u64 time_walks(bool locked)
+/*
+ * One protected walk, as each design's reader is written: per-bit RCU and
+ * stop_machine readers inline (that is their point), the lock-based ones
+ * through cpus_read_lock(), an out-of-line call as get_online_cpus() and
+ * Linux's cpus_read_lock() are.
+ */
+static inline u64 locked_walk(enum hotplug_sync d)
+{
+	u64 sum;
+	int cookie;
+
+	switch (d) {
+	case HOTPLUG_SYNC_RCU:
+		rcu_read_lock();
+		sum = walk_online();
+		rcu_read_unlock();
+		return sum;
+	case HOTPLUG_SYNC_STOP_MACHINE:
+		preempt_disable();
+		sum = walk_online();
+		preempt_enable();
+		return sum;
+	default:
+		cookie = cpus_read_lock();
+		sum = walk_online();
+		cpus_read_unlock(cookie);
+		return sum;
+	}
+}
+
+static u64 time_walks(int design)
 {
 	u64 t0 = ktime_get_ns(), sum = 0;
 
-	for (int i = 0; i < RATIO_WALKS; i++) {
-		if (locked) {
-			int cookie = cpus_read_lock();
-
+	switch (design) {
+	case HOTPLUG_SYNC_RCU:
+		for (int i = 0; i < RATIO_WALKS; i++)
+			sum += locked_walk(HOTPLUG_SYNC_RCU);
+		break;
+	case HOTPLUG_SYNC_STOP_MACHINE:
+		for (int i = 0; i < RATIO_WALKS; i++)
+			sum += locked_walk(HOTPLUG_SYNC_STOP_MACHINE);
+		break;
+	case HOTPLUG_SYNC_RWLOCK:
+	case HOTPLUG_SYNC_PERCPU_RWSEM:
+		for (int i = 0; i < RATIO_WALKS; i++)
+			sum += locked_walk(design);
+		break;
+	default: /* no protection at all */
+		for (int i = 0; i < RATIO_WALKS; i++)
 			sum += walk_online();
-			cpus_read_unlock(cookie);
-		} else {
-			sum += walk_online();
-		}
 	}
 	hb.sink += sum;
 	return ktime_get_ns() - t0;
@@ -92,13 +131,13 @@ static u64 time_walks(bool locked)
  * Locked over unprotected, x1000: the fastest of many interleaved rounds
  * of each, since a host that deschedules a vCPU only ever adds time.
  */
-static u64 reader_ratio_milli(void)
+static u64 reader_ratio_milli(enum hotplug_sync d)
 {
 	u64 bare = ~0ULL, locked = ~0ULL;
 
 	for (int round = 0; round < RATIO_ROUNDS; round++) {
-		bare = min(bare, time_walks(false));
-		locked = min(locked, time_walks(true));
+		bare = min(bare, time_walks(-1));
+		locked = min(locked, time_walks(d));
 	}
 	return bare ? locked * 1000 / bare : 0;
 }
@@ -116,10 +155,7 @@ static int reader_fn(void *arg)
 	struct worker *w = arg;
 
 	while (!READ_ONCE(hb.stop)) {
-		int cookie = cpus_read_lock();
-
-		hb.sink += walk_online();
-		cpus_read_unlock(cookie);
+		hb.sink += locked_walk(hb.design);
 		this_cpu_write(bench_counter, this_cpu_read(bench_counter) + 1);
 		w->walks++;
 	}
@@ -244,8 +280,9 @@ static void bench_design(enum hotplug_sync d)
 	int n, readers;
 
 	cpu_hotplug_set_sync(d);
+	hb.design = d;
 
-	ratio = reader_ratio_milli();
+	ratio = reader_ratio_milli(d);
 	REPORT(d, "reader_ratio", "%lu.%03lu", ratio / 1000, ratio % 1000);
 
 	n = cycle_target(us, hb.cycles, 0);

@@ -8,8 +8,9 @@
  *   percpu_rwsem  read: a count in this CPU's slot, preemption off; while
  *                 a writer is active, the rwlock instead. write: flag
  *                 "writer active", synchronize_rcu() so every reader sees
- *                 it, take the rwlock, wait for the counts to reach zero.
- *   stop_machine  read: preempt_disable(). write: the online bit changes
+ *                 it (skipped if a writer left less than a grace period
+ *                 ago), take the rwlock, wait for the counts to reach zero.
+ *   stop_machine  read: preempt_disable(). write: the online bit clears
  *                 inside stop_machine(), which also waits out every
  *                 preempt-disabled section: no grace period needed after.
  *   rcu           read: rcu_read_lock(). write: the bit changes, then
@@ -27,6 +28,7 @@
 #include <kernel/printk.h>
 #include <kernel/rcupdate.h>
 #include <kernel/sched.h>
+#include <kernel/spinlock.h>
 #include <kernel/stop_machine.h>
 #include <kernel/wait.h>
 #include <lib/errno.h>
@@ -97,13 +99,38 @@ static void rw_write_unlock(void)
 /*
  * percpu_rwsem: one reader count per possible CPU, in its own cache
  * line (a count may go up on one CPU and down on another: only the sum
- * means anything). writer_active is Linux's rcu_sync state.
+ * means anything). writer_active and gp_passed are Linux's rcu_sync: a
+ * writer flags readers onto the slow path and waits a grace period, and
+ * they go back to the fast path only a grace period after the last writer
+ * left, so back-to-back writers (hotplug cycles) pay one grace period.
  */
 static struct {
 	long count;
 } __aligned(64) read_count[NR_CPUS];
 static bool writer_active;
 static DECLARE_WAIT_QUEUE_HEAD(pcpu_writer_wait);
+static struct {
+	spinlock_t lock;
+	int writers; /* inside or entering pcpu_write_lock() */
+	bool gp_passed; /* every reader has seen writer_active */
+	bool exit_pending; /* rss_exit() queued */
+	struct rcu_head head;
+} rss = {.lock = __SPIN_LOCK_UNLOCKED};
+
+/* A grace period after a writer left: readers may use the fast path
+ * again, unless a writer came meanwhile. */
+static void rss_exit(struct rcu_head *head)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&rss.lock, flags);
+	if (!rss.writers) {
+		WRITE_ONCE(writer_active, false);
+		rss.gp_passed = false;
+	}
+	rss.exit_pending = false;
+	spin_unlock_irqrestore(&rss.lock, flags);
+}
 
 enum { PCPU_FAST = HOTPLUG_SYNC_NR, PCPU_SLOW }; /* reader cookies */
 
@@ -150,8 +177,20 @@ static void pcpu_read_unlock(int cookie)
 
 static void pcpu_write_lock(void)
 {
+	unsigned long flags;
+	bool passed;
+
+	spin_lock_irqsave(&rss.lock, flags);
+	rss.writers++;
 	WRITE_ONCE(writer_active, true);
-	synchronize_rcu(); /* every reader now sees it: no new fast path */
+	passed = rss.gp_passed;
+	spin_unlock_irqrestore(&rss.lock, flags);
+	if (!passed) {
+		synchronize_rcu(); /* every reader now sees it: no fast path */
+		spin_lock_irqsave(&rss.lock, flags);
+		rss.gp_passed = true;
+		spin_unlock_irqrestore(&rss.lock, flags);
+	}
 	rw_write_lock(); /* slow-path readers wait */
 	wait_event(pcpu_writer_wait, readers_sum() == 0);
 	smp_mb(); /* the readers' sections before our writes */
@@ -159,8 +198,17 @@ static void pcpu_write_lock(void)
 
 static void pcpu_write_unlock(void)
 {
+	unsigned long flags;
+	bool queue;
+
 	rw_write_unlock();
-	WRITE_ONCE(writer_active, false);
+	spin_lock_irqsave(&rss.lock, flags);
+	rss.writers--;
+	queue = !rss.exit_pending;
+	rss.exit_pending = true;
+	spin_unlock_irqrestore(&rss.lock, flags);
+	if (queue)
+		call_rcu(&rss.head, rss_exit);
 }
 
 int cpus_read_lock(void)
@@ -230,12 +278,17 @@ static int change_online(void *arg)
 	return 0;
 }
 
+/*
+ * Only a removal needs the stop: a reader that sees a new bit finds the
+ * CPU's per-CPU area already published (set_cpu_online() releases), as
+ * in Linux, where only take_cpu_down() ran under stop_machine().
+ */
 int hotplug_sync_set_online(unsigned int cpu, bool online)
 {
 	struct online_change c = {cpu, online};
 	int ret;
 
-	if (writer_design != HOTPLUG_SYNC_STOP_MACHINE)
+	if (online || writer_design != HOTPLUG_SYNC_STOP_MACHINE)
 		return change_online(&c);
 	return stop_machine(change_online, &c, &ret) ?: ret;
 }
