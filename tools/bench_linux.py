@@ -93,11 +93,14 @@ def initramfs(cycles):
 
 
 def run_linux(cycles, timeout):
-    image = fetch("image")
-    # QEMU -kernel takes the arm64 Image uncompressed; Debian ships it gzip'd.
-    raw = os.path.join(BUILD, "bench-linux-Image")
-    with gzip.open(image, "rb") as src, open(raw, "wb") as dst:
-        dst.write(src.read())
+    raw = fetch("image")
+    with open(raw, "rb") as f:
+        gzipped = f.read(2) == b"\x1f\x8b"
+    if gzipped:  # some releases gzip the Image; -kernel wants it plain
+        plain = os.path.join(BUILD, "bench-linux-Image")
+        with gzip.open(raw, "rb") as src, open(plain, "wb") as dst:
+            dst.write(src.read())
+        raw = plain
     cmd = ["timeout", str(timeout), "qemu-system-aarch64",
            "-machine", "virt,gic-version=2", "-cpu", "cortex-a53", "-smp", "4",
            "-m", "512M", "-nographic", "-no-reboot", "-kernel", raw,
