@@ -253,7 +253,7 @@ static u64 max_gap_us(void)
 	return max / 1000;
 }
 
-#define REPORT(d, key, fmt, ...)                                             \
+#define REPORT(d, key, fmt, ...)                                      \
 	bench_report("hotplug", key, "%s " fmt, hotplug_sync_name(d), \
 		     ##__VA_ARGS__)
 
@@ -356,10 +356,10 @@ static void bench_common(void)
 		rcu_barrier();
 		mem_get_stats(&after);
 		cpu_up(hb.target);
-		bench_report("hotplug", "mem_per_cpu_bytes", "%lu",
-			     (after.free_pages - before.free_pages) * PAGE_SIZE -
-				     (after.kmalloc_bytes -
-				      before.kmalloc_bytes));
+		bench_report(
+			"hotplug", "mem_per_cpu_bytes", "%lu",
+			(after.free_pages - before.free_pages) * PAGE_SIZE -
+				(after.kmalloc_bytes - before.kmalloc_bytes));
 	}
 }
 
@@ -407,5 +407,4 @@ static void hotplug_bench(void)
 	wake_up_process(t);
 	wait_for_completion(&done);
 }
-BENCH(hotplug, "the four hotplug reader designs side by side",
-      hotplug_bench);
+BENCH(hotplug, "the four hotplug reader designs side by side", hotplug_bench);

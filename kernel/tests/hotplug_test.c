@@ -6,6 +6,7 @@
 #include <asm/barrier.h>
 #include <kernel/board.h>
 #include <kernel/cpu.h>
+#include <kernel/hotplug_sync.h>
 #include <kernel/current.h>
 #include <kernel/irq.h>
 #include <kernel/kunit.h>
@@ -47,6 +48,7 @@ static void all_up(void)
 struct reader_stats {
 	volatile bool stop;
 	bool long_walk;
+	bool design_lock; /* cpus_read_lock() instead of rcu_read_lock() */
 	u64 walks;
 	u64 cpus_seen;
 	u64 bad;
@@ -64,9 +66,9 @@ static bool check_one(unsigned int cpu, void *p)
 }
 
 /*
- * Walk the online mask and read every seen CPU's per-CPU data, lock-free:
+ * Walk the online mask and read every seen CPU's per-CPU data: lock-free,
  * odd readers in one read-side section, even ones with the long walk (a
- * section per CPU).
+ * section per CPU); or under the design hotplug_sync= chose.
  */
 static int mask_reader(void *p)
 {
@@ -74,7 +76,25 @@ static int mask_reader(void *p)
 	unsigned int cpu;
 
 	while (!r->stop) {
-		if (r->long_walk) {
+		if (r->design_lock) {
+			/*
+			 * Keep each seen CPU's data pointer, linger now and
+			 * then, and read through the pointers again: the data
+			 * must stay until the section ends.
+			 */
+			int cookie = cpus_read_lock();
+			u64 *seen[NR_CPUS];
+			int n = 0;
+
+			for_each_online_cpu (cpu) {
+				check_one(cpu, r);
+				seen[n++] = per_cpu_ptr(&hp_magic, cpu);
+			}
+			udelay(ktime_get_ns() % 2000); /* often past a down */
+			while (n--)
+				r->bad += READ_ONCE(*seen[n]) != HP_MAGIC;
+			cpus_read_unlock(cookie);
+		} else if (r->long_walk) {
 			online_cpus_walk(check_one, r);
 		} else {
 			rcu_read_lock();
@@ -98,27 +118,33 @@ static u32 xorshift(u32 *s)
 	return *s;
 }
 
+struct cycle_result {
+	u64 downs, ups, fw_wrong, walks, bad;
+};
+
 /*
- * Readers on every CPU walk the mask while CPUs go down and up at random:
- * does no reader ever see a freed (poisoned) area, and does the firmware
- * say OFF after each down and ON after each up?
+ * Readers on every CPU walk the mask while CPUs go down and up at random;
+ * all CPUs are back up at the end.
  */
-static void hotplug_readers_never_see_poison(struct kunit *test)
+static struct cycle_result readers_under_hotplug(struct kunit *test,
+						 unsigned long cycles,
+						 bool design_lock)
 {
 	static struct reader_stats r[NR_CPUS];
-	unsigned long cycles = 200;
 	unsigned int n = num_online_cpus(), i;
 	u32 seed = (u32)ktime_get_ns() | 1;
-	u64 downs = 0, ups = 0, fw_wrong = 0, walks = 0, bad = 0;
+	struct cycle_result res = {0};
 
-	if (!have_cpus(test, 2))
-		return;
-	param_get_ulong("hotplug_cycles", &cycles);
 	for (i = 0; i < n; i++) {
-		r[i] = (struct reader_stats){.long_walk = !(i & 1)};
+		r[i] = (struct reader_stats){.long_walk = !(i & 1),
+					     .design_lock = design_lock};
 		init_completion(&r[i].done);
-		KUNIT_ASSERT_NOT_NULL(
-			test, kthread_run(mask_reader, &r[i], "reader/%u", i));
+		if (!KUNIT_EXPECT_NOT_NULL(test, kthread_run(mask_reader, &r[i],
+							     "reader/%u", i))) {
+			n = i; /* stop the ones started; no cycles */
+			cycles = 0;
+			break;
+		}
 	}
 	for (unsigned long c = 0; c < cycles; c++) {
 		unsigned int cpu = xorshift(&seed) % nr_cpu_ids;
@@ -127,14 +153,14 @@ static void hotplug_readers_never_see_poison(struct kunit *test)
 		if (cpu_online(cpu) && num_online_cpus() > 1) {
 			if (cpu_down(cpu))
 				continue;
-			downs++;
-			fw_wrong +=
+			res.downs++;
+			res.fw_wrong +=
 				psci_checkable() &&
 				psci_affinity_info(mpidr) != PSCI_AFFINITY_OFF;
 		} else if (!cpu_online(cpu)) {
 			KUNIT_EXPECT_EQ(test, cpu_up(cpu), 0);
-			ups++;
-			fw_wrong +=
+			res.ups++;
+			res.fw_wrong +=
 				psci_checkable() &&
 				psci_affinity_info(mpidr) != PSCI_AFFINITY_ON;
 		}
@@ -144,17 +170,101 @@ static void hotplug_readers_never_see_poison(struct kunit *test)
 		r[i].stop = true;
 	for (i = 0; i < n; i++) {
 		wait_for_completion(&r[i].done);
-		walks += r[i].walks;
-		bad += r[i].bad;
+		res.walks += r[i].walks;
+		res.bad += r[i].bad;
 	}
+	return res;
+}
+
+/*
+ * Does no reader ever see a freed (poisoned) area, and does the firmware
+ * say OFF after each down and ON after each up?
+ */
+static void hotplug_readers_never_see_poison(struct kunit *test)
+{
+	unsigned long cycles = 200;
+	struct cycle_result res;
+
+	if (!have_cpus(test, 2))
+		return;
+	param_get_ulong("hotplug_cycles", &cycles);
+	res = readers_under_hotplug(test, cycles, false);
 	kunit_info(test, "%llu downs, %llu ups, %llu reader walks",
-		   (unsigned long long)downs, (unsigned long long)ups,
-		   (unsigned long long)walks);
-	KUNIT_EXPECT_EQ(test, bad, 0);
-	KUNIT_EXPECT_EQ(test, fw_wrong, 0);
-	KUNIT_EXPECT_GT(test, downs, 0);
-	KUNIT_EXPECT_GT(test, walks, 0);
+		   (unsigned long long)res.downs, (unsigned long long)res.ups,
+		   (unsigned long long)res.walks);
+	KUNIT_EXPECT_EQ(test, res.bad, 0);
+	KUNIT_EXPECT_EQ(test, res.fw_wrong, 0);
+	KUNIT_EXPECT_GT(test, res.downs, 0);
+	KUNIT_EXPECT_GT(test, res.walks, 0);
 	KUNIT_EXPECT_EQ(test, num_online_cpus(), nr_cpu_ids);
+}
+
+/*
+ * The benchmark's four reader designs (hotplug_sync=): does each keep its
+ * readers off freed per-CPU data? The writer runs alone on CPU0 and
+ * cycles the last CPU; readers on the CPUs between linger in their
+ * sections, so only the design stands between them and the free.
+ * stop_machine's writer waits no grace period: there the stop must.
+ */
+static void hotplug_every_design_protects_readers(struct kunit *test)
+{
+	static struct reader_stats r[NR_CPUS];
+	enum hotplug_sync was = hotplug_sync_current();
+	unsigned int last = nr_cpu_ids - 1;
+	struct cpumask cpu0;
+
+	if (!have_cpus(test, 3))
+		return;
+	cpumask_clear(&cpu0);
+	cpumask_set_cpu(0, &cpu0);
+	set_cpus_allowed(current, &cpu0);
+	for (int d = 0; d < HOTPLUG_SYNC_NR; d++) {
+		u64 bad = 0, walks = 0;
+		int downs = 0;
+
+		KUNIT_ASSERT_EQ(test, cpu_hotplug_set_sync(d), 0);
+		for (unsigned int i = 1; i < last; i++) {
+			struct task_struct *t;
+
+			r[i] = (struct reader_stats){.design_lock = true};
+			init_completion(&r[i].done);
+			t = kthread_create(mask_reader, &r[i], "reader/%u", i);
+			KUNIT_ASSERT_NOT_NULL(test, t);
+			kthread_bind(t, i);
+			wake_up_process(t);
+		}
+		for (int c = 0; c < 30; c++) {
+			if (cpu_down(last))
+				continue;
+			downs++;
+			/* Every reader section open at the down ends before
+			 * the up can hand the freed memory out again. */
+			for (unsigned int i = 1; i < last; i++) {
+				u64 seen = READ_ONCE(r[i].walks) + 1;
+				u64 end = ktime_get_ns() + 1000000000ULL;
+
+				while (READ_ONCE(r[i].walks) <= seen &&
+				       ktime_get_ns() < end)
+					cpu_relax();
+			}
+			KUNIT_EXPECT_EQ(test, cpu_up(last), 0);
+		}
+		for (unsigned int i = 1; i < last; i++)
+			r[i].stop = true;
+		for (unsigned int i = 1; i < last; i++) {
+			wait_for_completion(&r[i].done);
+			bad += r[i].bad;
+			walks += r[i].walks;
+		}
+		kunit_info(test, "%s: %d downs, %llu walks, %llu bad",
+			   hotplug_sync_name(d), downs,
+			   (unsigned long long)walks, (unsigned long long)bad);
+		KUNIT_EXPECT_EQ(test, bad, 0);
+		KUNIT_EXPECT_EQ(test, downs, 30);
+	}
+	cpu_hotplug_set_sync(was);
+	set_cpus_allowed(current, cpu_possible_mask);
+	all_up();
 }
 
 /* Is the last online CPU refused, leaving the mask as it was? */
@@ -507,6 +617,7 @@ static const struct kunit_case hotplug_cases[] = {
 	KUNIT_CASE(hotplug_moves_threads_timers_irqs),
 	KUNIT_CASE(hotplug_boot_cpu),
 	KUNIT_CASE(hotplug_readers_never_see_poison),
+	KUNIT_CASE(hotplug_every_design_protects_readers),
 	{},
 };
 
