@@ -213,8 +213,10 @@ RASPI3B_MINIUART_SHELL = (
     Step(PROMPT, "dt\r", expect=(
         r"\buart: brcm,bcm2835-aux-uart at 0x3f215040 \(/soc/serial@7e215040\)$",)),
     Step(PROMPT, "irqs\r", expect=(r"^\s*61:.* uart-miniuart \(CPU[0-3]\)$",)),
+    # Echoed whole and in order: no character lost or doubled on the way.
     Step(PROMPT, LONG_LINE + "\r",
-         expect=(r"^error: line too long \(at most 127 characters\)$",)),
+         expect=(r"^(0123456789){12}0123456$",
+                 r"^error: line too long \(at most 127 characters\)$")),
     Step(PROMPT, "off 0\r", expect=(r"\bCPU0 is down$",)),
     Step(PROMPT, "off 1\r", expect=(r"\bCPU1 is down$",)),
     Step(PROMPT, "off 2\r", expect=(r"\bCPU2 is down$",)),
