@@ -116,7 +116,7 @@ raspi3b_stock_dtb() {
 # to its first -serial. Prints the copy's path.
 raspi3b_dtb() {
   local stock out=${RASPI3B_DTB%.dtb}-qemu.dtb tmp
-  stock=$(raspi3b_stock_dtb)
+  stock=$(raspi3b_stock_dtb) || exit  # its die(), in our subshell
   if ! up_to_date "$out" "$stock" "$0"; then
     tmp="$out.tmp.$$"
     cp "$stock" "$tmp"
