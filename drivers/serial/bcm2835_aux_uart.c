@@ -30,9 +30,9 @@
  * Bit 0 enables the receive interrupt (the datasheet swaps bits 0 and 1;
  * its errata and Linux's 8250 driver agree on 0). Bits 3:2, "don't care"
  * in the datasheet, must be set for the interrupt to reach the
- * controller on hardware (errata); QEMU ignores them. Never bit 1: the
- * transmit interrupt stays raised while the FIFO is empty, which is
- * always, with a polled transmitter.
+ * controller on hardware (the errata again); QEMU ignores them. Never
+ * bit 1: the transmit interrupt stays raised while the FIFO is empty,
+ * which is always, with a polled transmitter.
  */
 #define AUX_MU_IER_RX (1 << 0)
 #define AUX_MU_IER_ERRATA (3 << 2)
@@ -162,8 +162,8 @@ static int aux_uart_probe(const struct dt_device *dev)
 	if (!port->aux)
 		return -ENOMEM;
 	port->base = port->aux + AUX_MU_OFFSET;
+	was_on = aux_uart_enable(port); /* first: an off UART ignores writes */
 	writel_relaxed(0, port->base + AUX_MU_IER); /* until enable_rx */
-	was_on = aux_uart_enable(port);
 	port->has_irq = !dt_read_irq(dev->node, 0, &port->irq_spec);
 	port->con.name = "miniuart";
 	port->con.write = aux_uart_write;
