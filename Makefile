@@ -59,11 +59,11 @@ KERNEL_OBJS := kernel/main.o kernel/printk.o kernel/panic.o \
 	kernel/tests/governor_test.o
 LIB_OBJS := lib/string.o lib/vsprintf.o lib/bitmap.o lib/cpumask.o \
 	lib/cmdline.o lib/fdt.o lib/stats.o
-DRIVER_OBJS := drivers/serial/pl011.o drivers/firmware/psci.o \
-	drivers/firmware/spin_table.o drivers/irqchip/irq-gic-common.o \
-	drivers/irqchip/irq-gic.o drivers/irqchip/irq-gic-v3.o \
-	drivers/irqchip/irq-bcm2836.o drivers/watchdog/bcm2835_wdt.o \
-	drivers/clocksource/arm_arch_timer.o
+DRIVER_OBJS := drivers/serial/pl011.o drivers/serial/bcm2835_aux_uart.o \
+	drivers/firmware/psci.o drivers/firmware/spin_table.o \
+	drivers/irqchip/irq-gic-common.o drivers/irqchip/irq-gic.o \
+	drivers/irqchip/irq-gic-v3.o drivers/irqchip/irq-bcm2836.o \
+	drivers/watchdog/bcm2835_wdt.o drivers/clocksource/arm_arch_timer.o
 OBJS := $(addprefix $(B)/,$(ARCH_OBJS) $(KERNEL_OBJS) $(LIB_OBJS) $(DRIVER_OBJS))
 
 .PHONY: all run test host-test board-test sdcard model torture fuzz power bench bench-linux clean help setup gdb FORCE

@@ -31,6 +31,12 @@ Quit by hand with Ctrl-A X.
   --machine virt|raspi3b  board (default virt; raspi3b has 1G and 4 CPUs,
                           enters at EL2, ends by watchdog reset; its DTB,
                           Debian's, is fetched once into build/dtbs/)
+  --console pl011|miniuart
+                          raspi3b's console (default pl011: the DTB's
+                          stdout-path is changed to name it); miniuart:
+                          Debian's DTB unmodified, its stdout-path the
+                          mini UART as on a real Pi 3, QEMU's second
+                          serial on stdio and the PL011's output dropped
   --smp N                 number of CPUs (default 4; at most 8 with GICv2)
   --gic 2|3               virt interrupt controller version (default 2)
   --el2                   virt with virtualization=on: enter the kernel at
@@ -83,15 +89,13 @@ up_to_date() {
   done
 }
 
-# The Raspberry Pi 3 B device tree for raspi3b: Debian's (the real board's,
-# tools/debian-kernel.sh fetches it once into $RASPI3B_DTB), with one change
-# made in a copy: /chosen/stdout-path names serial0, the PL011. The stock
-# tree names serial1, the mini-UART, which a real Pi 3 has on its pins while
-# the PL011 drives Bluetooth; QEMU wires its first -serial to the PL011.
-# Prints the copy's path.
+# Debian's Raspberry Pi 3 B device tree, as shipped (the real board's):
+# fetched once into $RASPI3B_DTB by tools/debian-kernel.sh. Its
+# /chosen/stdout-path names serial1, the mini UART, the console a real
+# Pi 3 has on its pins (the PL011 drives Bluetooth there). Prints its path.
 # The lock: parallel boots (make test) must not both download and unpack.
-raspi3b_dtb() {
-  local out=${RASPI3B_DTB%.dtb}-qemu.dtb dir tmp
+raspi3b_stock_dtb() {
+  local dir
   mkdir -p "$(dirname "$RASPI3B_DTB")"
   if [ ! -e "$RASPI3B_DTB" ]; then
     exec 9>"$RASPI3B_DTB.lock"
@@ -104,9 +108,18 @@ raspi3b_dtb() {
     fi
     exec 9>&-
   fi
-  if ! up_to_date "$out" "$RASPI3B_DTB" "$0"; then
+  echo "$RASPI3B_DTB"
+}
+
+# The same tree with one change made in a copy, for the default PL011
+# console: /chosen/stdout-path names serial0, the PL011, which QEMU wires
+# to its first -serial. Prints the copy's path.
+raspi3b_dtb() {
+  local stock out=${RASPI3B_DTB%.dtb}-qemu.dtb tmp
+  stock=$(raspi3b_stock_dtb) || exit  # its die(), in our subshell
+  if ! up_to_date "$out" "$stock" "$0"; then
     tmp="$out.tmp.$$"
-    cp "$RASPI3B_DTB" "$tmp"
+    cp "$stock" "$tmp"
     fdtput -t s "$tmp" /chosen stdout-path "serial0:115200n8" ||
       die "cannot edit $tmp (fdtput, from device-tree-compiler)"
     mv -f "$tmp" "$out"
@@ -119,13 +132,14 @@ raspi3b_dtb() {
 machine=virt smp=4 gic=2 el2=0 cpu=cortex-a53 mem=256M
 append="" append_set=0 uboot=0 bad_dtb="" dtb="" dump_dtb=""
 image=$build/Image gdb=0 gdb_port=1234 timeout_s="" extra=()
-smp_set=0 mem_set=0 cpu_set=0 gic_set=0
+smp_set=0 mem_set=0 cpu_set=0 gic_set=0 console=pl011
 
 need_arg() { [ $# -ge 2 ] || die "$1 needs an argument (try --help)"; }
 
 while [ $# -gt 0 ]; do
   case "$1" in
     --machine)  need_arg "$@"; machine=$2; shift ;;
+    --console)  need_arg "$@"; console=$2; shift ;;
     --smp)      need_arg "$@"; smp=$2; smp_set=1; shift ;;
     --gic)      need_arg "$@"; gic=$2; gic_set=1; shift ;;
     --el2)      el2=1 ;;
@@ -166,6 +180,7 @@ done
 
 case "$machine" in
   virt)
+    [ "$console" = pl011 ] || die "--console $console is raspi3b only (virt has a PL011)"
     if [ "$gic" = 2 ] && [ "$smp" -gt 8 ]; then
       die "GICv2 supports at most 8 CPUs; use --gic 3 for --smp $smp"
     fi
@@ -183,7 +198,11 @@ case "$machine" in
     [ -z "$bad_dtb" ] || die "--bad-dtb uses virt's memory map; it is virt only"
     [ "$el2" = 0 ] || echo "qemu.sh: note: raspi3b always enters at EL2" >&2
     smp=4 mem=1G machine_opts=raspi3b
-    [ -n "$dtb" ] || dtb=$(raspi3b_dtb)
+    case "$console" in
+      pl011)    [ -n "$dtb" ] || dtb=$(raspi3b_dtb) ;;
+      miniuart) [ -n "$dtb" ] || dtb=$(raspi3b_stock_dtb) ;;
+      *)        die "--console wants pl011 or miniuart, not '$console'" ;;
+    esac
     ;;
   *) die "--machine wants virt or raspi3b, not '$machine'" ;;
 esac
@@ -264,7 +283,13 @@ cmd=(qemu-system-aarch64 "${machine_args[@]}" -nographic -no-reboot)
 # tty, e.g. with stdin from /dev/null under CI. On raspi3b that is the PL011
 # (the DTB copy names it) and not also the mini-UART: a mux gives its input
 # to the frontend attached last, which would then take every keystroke.
-cmd+=(-serial mon:stdio)
+# With --console miniuart it is the mini UART alone, QEMU's second serial
+# (the first is always the PL011, here sent nowhere).
+if [ "$console" = miniuart ]; then
+  cmd+=(-serial null -serial mon:stdio)
+else
+  cmd+=(-serial mon:stdio)
+fi
 
 if [ -n "$dump_dtb" ]; then
   mkdir -p "$(dirname "$dump_dtb")"

@@ -10,8 +10,10 @@
 # Usage: tools/mksdcard.sh rpi3|rpi4|rpi5 IMAGE OUTPUT ["KERNEL COMMAND LINE"]
 #
 # Device trees: Pi 3 B, 3 B+ and 4 B from Debian's arm64 kernel package
-# (tools/debian-kernel.sh); Pi 5 compiled from tests/boards/rpi5.dts, since
-# that package (Linux 6.1) has none. The firmware fills in their memory.
+# (tools/debian-kernel.sh), unmodified: their stdout-path names the mini
+# UART, which the kernel drives as its console; Pi 5 compiled from
+# tests/boards/rpi5.dts, since that package (Linux 6.1) has none. The
+# firmware fills in their memory.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -51,10 +53,11 @@ device_tree=bcm2837-rpi-3-b.dtb
 [pi3+]
 device_tree=bcm2837-rpi-3-b-plus.dtb
 [all]
-# The console is the tree's stdout-path: the mini UART, which the PL011
-# leaves to Bluetooth. enable_uart=1 puts it on GPIO 14/15 (header pins
-# 8/10) and, since its baud clock is the VPU core clock, fixes that at
-# 250 MHz; core_freq=250 says so for firmware that would not.
+# The console is the tree's stdout-path: the mini UART, the PL011 being
+# Bluetooth's. enable_uart=1 turns it on at 115200 on GPIO 14/15 (header
+# pins 8/10); the kernel keeps the firmware's divisor, which counts VPU
+# core clock cycles, so the core clock must not move: enable_uart=1 fixes
+# it at 250 MHz, and core_freq=250 says so for firmware that would not.
 enable_uart=1
 core_freq=250
 EOF
@@ -71,8 +74,9 @@ device_tree=bcm2711-rpi-4-b.dtb
 # would leave the legacy BCM2836-style controller in charge).
 enable_gic=1
 # The console is the tree's stdout-path: the mini UART on GPIO 14/15
-# (header pins 8/10), the PL011 being Bluetooth's; enable_uart=1 routes it
-# there and holds the core clock its baud rate comes from.
+# (header pins 8/10), the PL011 being Bluetooth's; enable_uart=1 turns it
+# on, routes it there and holds the core clock its baud rate comes from
+# (the kernel keeps the firmware's divisor).
 enable_uart=1
 EOF
       } >"$config"
