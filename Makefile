@@ -66,7 +66,7 @@ DRIVER_OBJS := drivers/serial/pl011.o drivers/serial/bcm2835_aux_uart.o \
 	drivers/watchdog/bcm2835_wdt.o drivers/clocksource/arm_arch_timer.o
 OBJS := $(addprefix $(B)/,$(ARCH_OBJS) $(KERNEL_OBJS) $(LIB_OBJS) $(DRIVER_OBJS))
 
-.PHONY: all run test host-test board-test sdcard model torture fuzz power bench bench-linux clean help setup gdb FORCE
+.PHONY: all run test host-test board-test sdcard model torture fuzz power bench bench-linux test-scale clean help setup gdb FORCE
 all: $(B)/Image $(B)/kernel.elf
 
 help:
@@ -74,6 +74,7 @@ help:
 	@echo "make run        the demo: governor + workload in QEMU, then the shell"
 	@echo "                (installs what is missing)"
 	@echo "make test       boot the test matrix and run host tests"
+	@echo "make test-scale GICv3 with 64 and 256 CPUs: boot, SMP and hotplug"
 	@echo "make power      compare governor policies: table, build/power.csv, build/power.png"
 	@echo "                (POWER_SCALE=N: workload length in percent, default 100)"
 	@echo "make bench      the four hotplug designs side by side, -smp 4 and 8:"
@@ -154,6 +155,11 @@ run: $(B)/Image
 
 test: $(B)/Image
 	python3 tests/run.py
+
+# GICv3 at scale: 64 CPUs (boot, SMP and hotplug suites) and 256 CPUs (boot,
+# hotplug cycles from the shell). Minutes per boot under TCG.
+test-scale: $(B)/Image
+	python3 tests/run.py --scale --jobs 1
 
 # One boot per configuration, each measuring all four designs side by side.
 bench: $(B)/Image

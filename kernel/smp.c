@@ -141,8 +141,8 @@ void smp_call_function_many(const struct cpumask *mask, smp_call_func_t func,
 
 	WARN_ON(wait && irqs_disabled());
 	preempt_disable();
-	if (wait)
-		csds = kcalloc(NR_CPUS, sizeof(*csds));
+	if (wait) /* one per target at most, not NR_CPUS: this is hot */
+		csds = kcalloc(cpumask_weight(mask), sizeof(*csds));
 	if (wait && !csds) { /* one at a time, with a csd on the stack */
 		unsigned int cpu;
 

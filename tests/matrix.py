@@ -535,3 +535,32 @@ BOOTS = [
          append="poweroff",
          ktap=False),
 ]
+
+
+# -- GICv3 at scale (make test-scale: too slow for make test's budget) ------
+# 64 and 256 vCPUs on a 2-core host: each boot takes minutes.
+SCALE_SHELL = (
+    Step(PROMPT, "off 255\r", expect=(r"\bCPU255 is down$",), timeout=600),
+    Step(PROMPT, "on 255\r", expect=(r"\bCPU255 is up$",), timeout=300),
+    Step(PROMPT, "off 100\r", expect=(r"\bCPU100 is down$",), timeout=300),
+    Step(PROMPT, "on 100\r", expect=(r"\bCPU100 is up$",), timeout=300),
+    Step(PROMPT, "hotplug\r", expect=(r"\bdowns 2 \(failed 0\), ups 25\d \(failed 0\)",),
+         timeout=300),
+    Step(PROMPT, "poweroff\r", timeout=300),
+)
+
+SCALE_BOOTS = [
+    Boot("virt-smp64-gicv3",
+         ["--smp", "64", "--gic", "3", "--mem", "512M"],
+         append="test=smp,hotplug hotplug_cycles=100 poweroff",
+         timeout=1500,
+         expect=(r"\bBrought up 64 of 64 CPUs$",)),
+    Boot("virt-smp256-gicv3",
+         ["--smp", "256", "--gic", "3", "--mem", "1G"],
+         ktap=False,
+         timeout=1800,
+         script=SCALE_SHELL,
+         expect=(r"\bBrought up 256 of 256 CPUs$",),
+         forbid=(r"Kernel panic", r"rcu detected stalls")),
+]
+

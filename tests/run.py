@@ -30,7 +30,7 @@ import time
 
 sys.dont_write_bytecode = True   # no tests/__pycache__ in the work tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from matrix import BOOTS, TRUNCATED_DTB_BYTES, Boot, Group, Step   # noqa: E402
+from matrix import BOOTS, SCALE_BOOTS, TRUNCATED_DTB_BYTES, Boot, Group, Step   # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LOG_DIR = "build/test-logs"
@@ -906,6 +906,8 @@ def parse_args():
     ap.add_argument("--timeout", type=int, default=0,
                     help=f"seconds per boot (default: the boot's own or {DEFAULT_TIMEOUT})")
     ap.add_argument("--no-host", action="store_true", help="skip the host-side checks (unit tests, model, GDB)")
+    ap.add_argument("--scale", action="store_true",
+                    help="boot the GICv3 scale matrix (64 and 256 CPUs) instead; no host checks")
     ap.add_argument("--image", help="kernel Image to boot (default build/Image)")
     ap.add_argument("--self-test", action="store_true",
                     help="test the KTAP parser and the console script, and exit")
@@ -968,7 +970,8 @@ def main():
     os.chdir(ROOT)
     if args.self_test:
         return self_test()
-    boots = [b for b in BOOTS if not args.only or any(o in b.name for o in args.only)]
+    matrix = SCALE_BOOTS if args.scale else BOOTS
+    boots = [b for b in matrix if not args.only or any(o in b.name for o in args.only)]
     if args.list:
         list_boots(boots)
         return 0
@@ -983,7 +986,7 @@ def main():
     try:
         p, f = run_boots(boots, args)
         passed, failed = passed + p, failed + f
-        if not args.no_host:
+        if not args.no_host and not args.scale:
             for name, *rest in TOOL_CHECKS:
                 if args.only and not any(o in name for o in args.only):
                     continue
