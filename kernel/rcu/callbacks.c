@@ -11,6 +11,7 @@
 #include <kernel/printk.h>
 #include <kernel/sched.h>
 #include <kernel/smp.h>
+#include <kernel/time.h>
 #include "rcu.h"
 
 #define RCU_BATCH 32 /* callbacks invoked between chances to reschedule */
@@ -238,6 +239,34 @@ static void barrier_queue(void *unused)
 	call_rcu(&barrier_head[smp_processor_id()], barrier_callback);
 }
 
+#define BARRIER_WARN_MS 10000
+
+/* Each CPU's callbacks and its rcuc thread, for a barrier that hangs. */
+static void barrier_report(void)
+{
+	pr_warn("rcu_barrier: %d callbacks still pending after %d ms; gp %ld "
+		"completed %ld wanted %d\n",
+		READ_ONCE(barrier_pending), BARRIER_WARN_MS,
+		READ_ONCE(rcu_state.gp_seq), READ_ONCE(rcu_state.gp_completed),
+		READ_ONCE(rcu_state.gp_wanted));
+	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++) {
+		struct rcu_data *rdp = &rcu_data[cpu];
+		struct task_struct *t = rdp->kthread;
+
+		if (!rcu_has_cbs(rdp) && !cpu_online(cpu))
+			continue;
+		pr_warn("  CPU%u%s: done %ld, wait %ld (gp %ld), next %ld, "
+			"invoked %llu; rcuc state %d on_rq %d on_cpu %d cpu "
+			"%d\n",
+			cpu, cpu_online(cpu) ? "" : " (offline)",
+			READ_ONCE(rdp->done.len), READ_ONCE(rdp->wait.len),
+			rdp->wait_gp, READ_ONCE(rdp->next.len),
+			(unsigned long long)READ_ONCE(rdp->invoked),
+			t ? t->state : -1, t ? t->on_rq : -1,
+			t ? t->on_cpu : -1, t ? t->cpu : -1);
+	}
+}
+
 void rcu_barrier(void)
 {
 	mutex_lock(&barrier_mutex);
@@ -247,6 +276,11 @@ void rcu_barrier(void)
 	on_each_cpu(barrier_queue, NULL, true);
 	if (__atomic_sub_fetch(&barrier_pending, 1, __ATOMIC_ACQ_REL) == 0)
 		complete(&barrier_done);
-	wait_for_completion(&barrier_done);
+	/* Never silently: after a while, say what it waits for. */
+	if (!wait_for_completion_timeout(&barrier_done,
+					 msecs_to_jiffies(BARRIER_WARN_MS))) {
+		barrier_report();
+		wait_for_completion(&barrier_done);
+	}
 	mutex_unlock(&barrier_mutex);
 }

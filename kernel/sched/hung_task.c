@@ -5,10 +5,12 @@
  */
 #define pr_fmt(fmt) "hung_task: " fmt
 #include <asm/stacktrace.h>
+#include <kernel/cpu.h>
 #include <kernel/kallsyms.h>
 #include <kernel/panic.h>
 #include <kernel/params.h>
 #include <kernel/printk.h>
+#include <kernel/smp.h>
 #include <kernel/time.h>
 #include "sched.h"
 
@@ -55,10 +57,18 @@ static void check_task(struct task_struct *p, u64 now)
 static int hung_task_thread(void *unused)
 {
 	for (;;) {
+		unsigned int before = reports;
+
 		msleep(timeout_s * 1000 / 2);
 		for_each_task(check_task, ktime_get_ns());
 		if (hung && param_has("hung_task_panic"))
 			panic("hung_task: blocked threads");
+		if (reports != before) {
+			/* Who should have woken it: every thread, and what
+			 * each CPU is running. */
+			show_threads();
+			smp_send_backtrace(cpu_online_mask);
+		}
 	}
 	return 0;
 }
