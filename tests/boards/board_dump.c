@@ -98,8 +98,8 @@ int main(int argc, char **argv)
 		perror(argv[1]);
 		return 2;
 	}
-	shim_blob = blob;
-	shim_blob_len = len;
+	dt_shim_blob = blob;
+	dt_shim_blob_len = len;
 	err = dt_init((phys_addr_t)(uintptr_t)blob);
 	if (!err)
 		err = board_init(initial_boot_params);

@@ -8,8 +8,7 @@
 
 #include <stddef.h>
 
-extern const unsigned char *shim_blob;
-extern size_t shim_blob_len;
+#include "../common/dt_shim.h" /* dt_shim_blob: the file being read */
 
 size_t strlcpy(char *dst, const char *src, size_t size);
 

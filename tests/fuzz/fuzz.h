@@ -4,11 +4,10 @@
 
 #include <stddef.h>
 
+#include "../common/dt_shim.h" /* dt_shim_blob: the current input */
+
 #define FUZZ_NR_DRIVERS 5
 
-/* The buffer the current input lives in: the only "physical memory". */
-extern const unsigned char *fuzz_blob;
-extern size_t fuzz_blob_len;
 extern unsigned long fuzz_probed;
 
 #endif

@@ -51,8 +51,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	unsigned char *buf = malloc(len ? len : 1);
 
 	memcpy(buf, data, len);
-	fuzz_blob = buf;
-	fuzz_blob_len = len;
+	dt_shim_blob = buf;
+	dt_shim_blob_len = len;
 	initial_boot_params = NULL;
 	memset(&board, 0, sizeof(board));
 

@@ -1,6 +1,7 @@
 /*
- * The few kernel services kernel/devicetree.c and kernel/board.c call,
- * reduced to what a native fuzzer needs. No kernel logic lives here.
+ * The kernel services kernel/devicetree.c and kernel/board.c call, reduced
+ * to what a native fuzzer needs, besides tests/common/dt_shim.c: a vprintk
+ * that formats and drops, and stand-in drivers. No kernel logic lives here.
  */
 #include <asm/memory.h>
 #include <asm/pgtable.h>
@@ -13,8 +14,6 @@
 
 #include "fuzz.h"
 
-const unsigned char *fuzz_blob;
-size_t fuzz_blob_len;
 
 /*
  * Messages are formatted, so that every argument is read (ASan checks the
@@ -27,45 +26,8 @@ int vprintk(const char *fmt, va_list ap)
 	return vsnprintf(buf, sizeof(buf), fmt, ap);
 }
 
-int printk(const char *fmt, ...)
-{
-	va_list ap;
-	int n;
 
-	va_start(ap, fmt);
-	n = vprintk(fmt, ap);
-	va_end(ap);
-	return n;
-}
 
-size_t strlcpy(char *dst, const char *src, size_t size)
-{
-	size_t len = strlen(src);
-
-	if (size) {
-		size_t n = len < size - 1 ? len : size - 1;
-
-		memcpy(dst, src, n);
-		dst[n] = '\0';
-	}
-	return len;
-}
-
-/*
- * The kernel maps [pa, pa + size) read-only and fails past FDT_MAX_SIZE.
- * Here "physical" addresses are host addresses and only the fuzzer's
- * buffer is memory: a window reaching past it is not mapped (NULL), so
- * the kernel cannot read beyond what the fuzzer gave.
- */
-void *fixmap_fdt(phys_addr_t pa, u64 size)
-{
-	uintptr_t start = (uintptr_t)fuzz_blob;
-
-	if (size > FDT_MAX_SIZE || pa < start || pa - start > fuzz_blob_len ||
-	    size > fuzz_blob_len - (pa - start))
-		return NULL;
-	return (void *)(uintptr_t)pa;
-}
 
 /*
  * Stand-in drivers, one per class, so dt_probe_class() matches, fills and
