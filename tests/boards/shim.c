@@ -14,7 +14,6 @@
 
 #include "shim.h"
 
-
 /* KERN_<level> starts a line, KERN_CONT continues one. */
 int vprintk(const char *fmt, va_list ap)
 {
@@ -38,9 +37,6 @@ int vprintk(const char *fmt, va_list ap)
 	}
 	return n;
 }
-
-
-
 
 /*
  * The kernel's linker script puts these around .dt_drivers. Nothing is

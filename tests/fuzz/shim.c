@@ -14,7 +14,6 @@
 
 #include "fuzz.h"
 
-
 /*
  * Messages are formatted, so that every argument is read (ASan checks the
  * strings), and dropped.
@@ -25,9 +24,6 @@ int vprintk(const char *fmt, va_list ap)
 
 	return vsnprintf(buf, sizeof(buf), fmt, ap);
 }
-
-
-
 
 /*
  * Stand-in drivers, one per class, so dt_probe_class() matches, fills and
