@@ -40,7 +40,7 @@ ARCH_OBJS := arch/arm64/head.o arch/arm64/entry.o arch/arm64/cache.o \
 KERNEL_OBJS := kernel/main.o kernel/printk.o kernel/panic.o \
 	kernel/kallsyms.o kernel/params.o kernel/devicetree.o kernel/board.o \
 	kernel/memblock.o kernel/page_alloc.o kernel/kmalloc.o \
-	kernel/kunit.o kernel/fault_inject.o kernel/stackprotector.o \
+	kernel/kunit.o kernel/fault_inject.o kernel/fault_hotplug.o kernel/stackprotector.o \
 	kernel/time.o kernel/percpu.o kernel/cpu.o kernel/smp.o \
 	kernel/sched/core.o kernel/sched/kthread.o kernel/sched/idle.o \
 	kernel/sched/wait.o kernel/sched/mutex.o kernel/sched/hotplug.o kernel/sched/hung_task.o \

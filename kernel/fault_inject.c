@@ -1,11 +1,14 @@
 /*
  * Deliberate faults chosen with fault=WHAT on the command line, so tests
  * can check both that the MMU enforces the kernel's permissions and what
- * the kernel prints when it dies.
+ * the kernel prints when it dies, or when a thread hangs or a reader
+ * stalls RCU. Hotplug faults: kernel/fault_hotplug.c.
  */
 #define pr_fmt(fmt) "fault: " fmt
 #include <kernel/panic.h>
 #include <kernel/printk.h>
+#include <kernel/rcupdate.h>
+#include <kernel/time.h>
 #include <kernel/wait.h>
 #include <string.h>
 
@@ -65,6 +68,31 @@ static noinline void fault_hang(void)
 	wait_for_completion(&never);
 }
 
+/*
+ * A reader held past the stall threshold: the stall detector must name
+ * this CPU, and once the reader leaves, grace periods end again.
+ */
+static void stall_gp_done(struct rcu_head *head)
+{
+	pr_info("the grace period the reader held up has ended\n");
+}
+
+static noinline void fault_stall(void)
+{
+	unsigned long ms = rcu_stall_timeout_ms + 1000;
+	static struct rcu_head head;
+
+	pr_info("holding rcu_read_lock() for %lu ms (stall timeout %lu ms)\n",
+		ms, rcu_stall_timeout_ms);
+	rcu_read_lock();
+	call_rcu(&head, stall_gp_done); /* a grace period to hold up */
+	for (unsigned long i = 0; i < ms; i++)
+		udelay(1000);
+	rcu_read_unlock();
+	synchronize_rcu();
+	pr_info("reader released; grace periods end again\n");
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -89,6 +117,10 @@ void fault_inject(const char *what)
 		panic("deliberate panic (fault=panic)");
 	if (!strcmp(what, "hang"))
 		fault_hang();
-	pr_err("unknown fault '%s' (rodata text exec null undef panic hang)\n",
-	       what);
+	else if (!strcmp(what, "stall"))
+		fault_stall();
+	else
+		pr_err("unknown fault '%s' (rodata text exec null undef stack "
+		       "panic hang stall)\n",
+		       what);
 }

@@ -23,6 +23,7 @@
 #define pr_fmt(fmt) "hotplug: " fmt
 #include <kernel/board.h>
 #include <kernel/cpu.h>
+#include <kernel/current.h>
 #include <kernel/cpu_ops.h>
 #include <kernel/hotplug_sync.h>
 #include <kernel/irq.h>
@@ -138,6 +139,8 @@ static int rcu_dying(unsigned int cpu)
 
 int __cpu_up(unsigned int cpu);
 int __cpu_die(unsigned int cpu);
+void hotplug_faults_init(void);
+unsigned int hotplug_fault_take_alloc(void);
 
 enum cpuhp_state {
 	CPUHP_PERCPU,
@@ -366,6 +369,7 @@ static int finish_unconfirmed_down(unsigned int cpu)
 
 int cpu_up(unsigned int cpu)
 {
+	unsigned int fail_nth;
 	u64 t0;
 	int err;
 
@@ -387,7 +391,12 @@ int cpu_up(unsigned int cpu)
 	t0 = ktime_get_ns();
 	cpus_write_lock();
 	WRITE_ONCE(cpu_phase[cpu], CPUHP_PHASE_COMING_UP);
+	fail_nth = hotplug_fault_take_alloc(); /* fail_alloc_up= */
+	if (fail_nth)
+		current->fail_alloc_nth = fail_nth;
 	err = cpuhp_up(cpu);
+	if (fail_nth)
+		current->fail_alloc_nth = 0;
 	cpus_write_unlock();
 	WRITE_ONCE(cpu_phase[cpu], err ? CPUHP_PHASE_OFF : CPUHP_PHASE_ONLINE);
 	if (err)
@@ -411,6 +420,7 @@ void hotplug_init(void)
 	if (param_get("hotplug_gp", val, sizeof(val)))
 		expedite_hotplug = !!strcmp(val, "normal");
 	hotplug_sync_init();
+	hotplug_faults_init();
 }
 
 int cpu_hotplug_set_sync(enum hotplug_sync sync)

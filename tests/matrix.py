@@ -378,6 +378,53 @@ BOOTS = [
          expect=(r"\bCPU2 .*failed to come online", r"\bBrought up 3 of 4 CPUs$"),
          forbid=(r"\bCPU2: online\b",)),
 
+    # Fault injection from the command line (kernel/fault_hotplug.c): each
+    # gives a clear message, the mask stays consistent, the kernel goes on.
+    Boot("fault-cpu-on-denied",
+         ["--smp", "4", "--mem", "256M"],
+         append="fail_cpu_on=2:DENIED test=sched poweroff",
+         expect=(r"\bCPU_ON for CPU2 will answer DENIED \(-3\)$",
+                 r"\bCPU2: CPU_ON failed: DENIED \(-3\)$",
+                 r"\bBrought up 3 of 4 CPUs$"),
+         forbid=(r"\bCPU2: online\b",)),
+    Boot("fault-alloc-up",
+         ["--smp", "4", "--mem", "256M"],
+         append="fail_alloc_up=1 test=sched poweroff",
+         expect=(r"\bCPU1: step percpu:area failed going up: -12$",
+                 r"\bBrought up 3 of 4 CPUs$"),
+         forbid=(r"\bCPU1: online\b",)),
+    Boot("fault-cpu-off-slow",
+         ["--smp", "4", "--mem", "256M"],
+         append="fail_cpu_off=210",  # 200 fast polls, then 10 slow ones
+         ktap=False,
+         script=(
+             Step(PROMPT, "off 3\r", expect=(r"\bCPU3 is down$",)),
+             Step(PROMPT, "on 3\r", expect=(r"\bCPU3 is up$",)),
+             Step(PROMPT, "poweroff\r"),
+         )),
+    Boot("fault-cpu-off-forever",
+         ["--smp", "4", "--mem", "256M"],
+         append="fail_cpu_off=forever",
+         ktap=False,
+         script=(
+             Step(PROMPT, "off 3\r", expect=(
+                 r"\bCPU3: AFFINITY_INFO still says ON after \d+ ms$",
+                 r"\bCPU3: not confirmed off \(-110\): keeping its stack and per-CPU area$")),
+             Step(PROMPT, "on 3\r", expect=(
+                 r"\bCPU3: still not confirmed off: not restarting it$",)),
+             Step(PROMPT, "cpus\r", expect=(r"^\s*3\s+0x3 unconfirmed\b",
+                                            r"^\s*2\s+0x2 online\b")),
+             Step(PROMPT, "poweroff\r"),
+         )),
+    Boot("fault-stall",
+         ["--smp", "2"],
+         append="fault=stall rcu_stall_timeout=1 poweroff",
+         ktap=False,
+         expect_in_order=(r"\bholding rcu_read_lock\(\) for 2000 ms",
+                          r"\brcu: INFO: rcu detected stalls on CPUs: \{ 0 \}",
+                          r"^\s*fault_stall\+",
+                          r"\breader released; grace periods end again$")),
+
     # -- hotplug: thousands of random downs and ups under lock-free readers --
     Boot("hotplug-stress-smp4",
          ["--smp", "4", "--mem", "256M"],

@@ -78,14 +78,17 @@ static int psci_call(u32 fn, u64 a1, u64 a2, u64 a3)
 	return (int)psci.invoke(fn, a1, a2, a3);
 }
 
-/* Fault injection: CPU_ON answers this instead of calling the firmware. */
+/* Fault injection: CPU_ON answers this instead of calling the firmware
+ * (for the CPU with this MPIDR only, unless it is ~0). */
 int psci_inject_cpu_on_error;
+u64 psci_inject_cpu_on_mpidr = ~0ULL;
 
 int psci_cpu_on(u64 mpidr, phys_addr_t entry, u64 context)
 {
 	int injected = READ_ONCE(psci_inject_cpu_on_error);
+	u64 target = READ_ONCE(psci_inject_cpu_on_mpidr);
 
-	if (injected)
+	if (injected && (target == ~0ULL || target == mpidr))
 		return injected;
 	return psci_call(psci.cpu_on, mpidr, entry, context);
 }

@@ -30,8 +30,10 @@ int psci_cpu_off(void);
 int psci_affinity_info(u64 mpidr);
 const char *psci_error_name(int err);
 
-/* Fault injection: when non-zero, CPU_ON "fails" with this PSCI code. */
+/* Fault injection: when non-zero, CPU_ON "fails" with this PSCI code
+ * (only for the CPU with MPIDR psci_inject_cpu_on_mpidr, unless ~0). */
 extern int psci_inject_cpu_on_error;
+extern u64 psci_inject_cpu_on_mpidr;
 /* Fault injection: AFFINITY_INFO answers ON this many more times (<0:
  * for ever), as a CPU slow to go off, or one that never does. */
 extern int psci_inject_affinity_on;
