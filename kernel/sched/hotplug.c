@@ -8,6 +8,7 @@
 #define pr_fmt(fmt) "sched: " fmt
 #include <kernel/cpu.h>
 #include <kernel/printk.h>
+#include <kernel/smp.h>
 #include <kernel/time.h>
 #include <lib/errno.h>
 #include "sched.h"
@@ -79,8 +80,18 @@ int sched_cpu_deactivate(unsigned int cpu)
 			continue;
 		}
 		if (ktime_get_ns() > deadline) {
-			pr_err("CPU%u: threads did not leave within %d ms\n",
-			       cpu, DRAIN_TIMEOUT_MS);
+			struct task_struct *curr = READ_ONCE(rq->curr);
+			struct cpumask one;
+
+			pr_err("CPU%u: threads did not leave within %d ms "
+			       "(running %s, pid %d, preempt_count %#x; %u "
+			       "queued)\n",
+			       cpu, DRAIN_TIMEOUT_MS, curr->comm, curr->pid,
+			       READ_ONCE(curr->preempt_count),
+			       READ_ONCE(rq->nr_queued));
+			cpumask_clear(&one);
+			cpumask_set_cpu(cpu, &one);
+			smp_send_backtrace(&one);
 			set_cpu_active(cpu, true);
 			return -ETIMEDOUT;
 		}
