@@ -229,6 +229,18 @@ int request_irq(unsigned int irq, irq_handler_t handler, const char *name,
 	return err;
 }
 
+int request_dt_irq(const struct board_irq *spec, irq_handler_t handler,
+		   const char *name, void *dev)
+{
+	unsigned int irq, type;
+
+	if (!irqchip || irqchip->xlate(spec, &irq, &type))
+		return -ENODEV;
+	if (irqchip->set_type)
+		irqchip->set_type(irq, type);
+	return request_irq(irq, handler, name, dev);
+}
+
 int request_percpu_irq(unsigned int irq, irq_handler_t handler,
 		       const char *name, void *dev)
 {

@@ -110,15 +110,12 @@ static void aux_uart_rx_interrupt(unsigned int irq, void *dev)
 static int aux_uart_enable_rx(struct console *con)
 {
 	struct aux_uart *port = con->priv;
-	unsigned int irq, type;
 	int err;
 
-	if (!port->has_irq || !irqchip ||
-	    irqchip->xlate(&port->irq_spec, &irq, &type))
+	if (!port->has_irq)
 		return -ENODEV;
-	if (irqchip->set_type)
-		irqchip->set_type(irq, type);
-	err = request_irq(irq, aux_uart_rx_interrupt, "uart-miniuart", port);
+	err = request_dt_irq(&port->irq_spec, aux_uart_rx_interrupt,
+			     "uart-miniuart", port);
 	if (err)
 		return err;
 	writel_relaxed(AUX_MU_IER_RX | AUX_MU_IER_ERRATA,

@@ -86,15 +86,12 @@ static void pl011_rx_interrupt(unsigned int irq, void *dev)
 static int pl011_enable_rx(struct console *con)
 {
 	struct pl011 *port = con->priv;
-	unsigned int irq, type;
 	int err;
 
-	if (!port->has_irq || !irqchip ||
-	    irqchip->xlate(&port->irq_spec, &irq, &type))
+	if (!port->has_irq)
 		return -ENODEV;
-	if (irqchip->set_type)
-		irqchip->set_type(irq, type);
-	err = request_irq(irq, pl011_rx_interrupt, "uart-pl011", port);
+	err = request_dt_irq(&port->irq_spec, pl011_rx_interrupt, "uart-pl011",
+			     port);
 	if (err)
 		return err;
 	writel_relaxed(UART_IMSC_RXIM | UART_IMSC_RTIM, port->base + UART_IMSC);

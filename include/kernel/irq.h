@@ -78,6 +78,10 @@ void irqchip_print_info(void);
 /* An SPI handler, routed to the calling CPU until moved. */
 int request_irq(unsigned int irq, irq_handler_t handler, const char *name,
 		void *dev);
+/* A device's interrupt as its device-tree node gives it: translated by the
+ * irqchip, its trigger set, requested as above; -ENODEV without one. */
+int request_dt_irq(const struct board_irq *spec, irq_handler_t handler,
+		   const char *name, void *dev);
 /* Free an SPI, or a per-CPU interrupt that every CPU has disabled; waits
  * for a handler running on another CPU to return. */
 void free_irq(unsigned int irq);
