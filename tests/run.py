@@ -35,7 +35,7 @@ from matrix import BOOTS, SCALE_BOOTS, TRUNCATED_DTB_BYTES, Boot, Group, Step   
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LOG_DIR = "build/test-logs"
 DTB_DIR = "build/test-dtbs"
-DEFAULT_TIMEOUT = 60
+DEFAULT_TIMEOUT = 150   # a hung boot is caught; a slow, loaded host is not failed
 HOST_TIMEOUT = 600
 HALTED = "System halted"     # the kernel's last words when it cannot power off
 TAIL_LINES = 40              # log lines shown for a failure (all if <= 60)
