@@ -238,7 +238,7 @@ uboot_disk() {
   local key disk
   key=$(printf '%s\n%s' "$image" "$append" | cksum | cut -d' ' -f1)
   disk=$build/uboot/disk-$key.img
-  if ! up_to_date "$disk" "$image" "$root/tools/mkdisk.sh"; then
+  if ! up_to_date "$disk" "$image" "$root/tools/mkdisk.sh" "$root/tools/fatdisk.sh"; then
     mkdir -p "$build/uboot"
     "$root/tools/mkdisk.sh" "$image" "$append" "$disk" >&2
   fi

@@ -24,9 +24,6 @@ case "$append" in
   *"'"*|*$'\n'*) echo "mkdisk.sh: the command line cannot hold a quote or newline" >&2; exit 1 ;;
 esac
 
-PART_START=2048                 # sectors of 512 bytes: the partition starts at 1 MiB
-export MTOOLS_SKIP_CHECK=1      # mtools: do not second-guess our geometry
-
 # Work next to the output so that the final mv is atomic (parallel boots).
 mkdir -p "$(dirname "$out")"
 work=$(mktemp -d "$out.XXXXXX")
@@ -46,19 +43,14 @@ EOF
 mkimage -A arm64 -O linux -T script -C none -n "kernel boot script" \
   -d "$work/boot.cmd" "$work/boot.scr" >/dev/null
 
-# 64 MiB is the smallest comfortable FAT32 (>= 65525 clusters); the file is
-# sparse, so it costs almost nothing on disk. Grow it for a huge Image.
+# 64 MiB: a FAT32 (tools/fatdisk.sh); grow it for a huge Image.
 image_mib=$(( ($(stat -c %s "$image") + (1 << 20) - 1) >> 20 ))
 disk_mib=64
 [ "$image_mib" -le 32 ] || disk_mib=$((image_mib + 32))
 
 disk=$work/disk.img
-truncate -s "${disk_mib}M" "$disk"
-printf 'label: dos\nstart=%d, type=c, bootable\n' "$PART_START" | sfdisk -q "$disk"
-part="$disk@@$((PART_START * 512))"
-mformat -i "$part" -F -H "$PART_START" -v KBOOT ::
-mcopy -i "$part" "$image" ::Image
-mcopy -i "$part" "$work/boot.scr" ::boot.scr
+"$(dirname "$0")/fatdisk.sh" "$disk" "$disk_mib" KBOOT "$image:Image" \
+  "$work/boot.scr:boot.scr"
 
 mv -f "$disk" "$out"
 echo "mkdisk.sh: $out: Image + boot.scr, bootargs '$append'"

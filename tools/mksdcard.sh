@@ -106,9 +106,6 @@ EOF
   esac
 }
 
-PART_START=2048                 # sectors of 512 bytes: the partition starts at 1 MiB
-export MTOOLS_SKIP_CHECK=1      # mtools: do not second-guess our geometry
-
 mkdir -p "$(dirname "$out")"
 work=$(mktemp -d "$out.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -119,18 +116,11 @@ for f in "${dtbs[@]}"; do
 done
 printf '%s\n' "$append" >"$work/cmdline.txt"
 
-# 64 MiB: a FAT32 the boot ROMs read (>= 65525 clusters), sparse on disk.
+# 64 MiB: a FAT32 the boot ROMs read (tools/fatdisk.sh).
 disk=$work/disk.img
-truncate -s 64M "$disk"
-printf 'label: dos\nstart=%d, type=c, bootable\n' "$PART_START" | sfdisk -q "$disk"
-part="$disk@@$((PART_START * 512))"
-mformat -i "$part" -F -H "$PART_START" -v HPBOOT ::
-mcopy -i "$part" "$image" "::$kernel_name"
-mcopy -i "$part" "$work/config.txt" ::config.txt
-mcopy -i "$part" "$work/cmdline.txt" ::cmdline.txt
-for f in "${dtbs[@]}"; do
-  mcopy -i "$part" "$f" "::$(basename "$f")"
-done
+files=("$image:$kernel_name" "$work/config.txt:config.txt" \
+  "$work/cmdline.txt:cmdline.txt" "${dtbs[@]}")
+"$(dirname "$0")/fatdisk.sh" "$disk" 64 HPBOOT "${files[@]}"
 
 mv -f "$disk" "$out"
 echo "mksdcard.sh: $out: $kernel_name, config.txt, cmdline.txt," \
