@@ -36,7 +36,7 @@ LDFLAGS := -nostdlib -static -no-pie -z max-page-size=4096 -z norelro \
 ARCH_OBJS := arch/arm64/head.o arch/arm64/entry.o arch/arm64/cache.o \
 	arch/arm64/smccc.o arch/arm64/early_mmu.o arch/arm64/mmu.o \
 	arch/arm64/traps.o arch/arm64/stacktrace.o arch/arm64/switch.o \
-	arch/arm64/smp.o arch/arm64/pen.o
+	arch/arm64/smp.o arch/arm64/pen.o arch/arm64/vmap_stack.o
 KERNEL_OBJS := kernel/main.o kernel/printk.o kernel/panic.o \
 	kernel/kallsyms.o kernel/params.o kernel/devicetree.o kernel/board.o \
 	kernel/memblock.o kernel/page_alloc.o kernel/kmalloc.o \

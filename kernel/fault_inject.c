@@ -8,12 +8,14 @@
 #include <kernel/panic.h>
 #include <kernel/printk.h>
 #include <kernel/rcupdate.h>
+#include <kernel/task.h>
 #include <kernel/time.h>
 #include <kernel/wait.h>
 #include <string.h>
 
 static const int fault_rodata_target = 42;
 static u32 fault_data_target[4] = {0xd4200000}; /* brk #0, never run */
+static unsigned long fault_never = ~0UL; /* a recursion depth never reached */
 
 /* Hide where a pointer came from, so the compiler emits the access. */
 static void *launder(const void *p)
@@ -58,6 +60,27 @@ static noinline void fault_smash_stack(void)
 	pr_info("smashed: %c\n", buf[0]);
 }
 
+/*
+ * Recurse until the stack runs into its guard: the exception entry must
+ * notice and name this thread. Each frame keeps 256 bytes live across the
+ * call so that the compiler can neither drop nor flatten the recursion.
+ */
+static noinline unsigned long fault_recurse(unsigned long depth)
+{
+	volatile char frame[256];
+
+	frame[0] = (char)depth;
+	if (depth == *(volatile unsigned long *)launder(&fault_never))
+		return 0;
+	return fault_recurse(depth + 1) + frame[0];
+}
+
+static noinline void fault_overflow_stack(void)
+{
+	pr_info("recursing on a %lu KiB stack\n", THREAD_SIZE / 1024);
+	pr_info("depth %lu\n", fault_recurse(0));
+}
+
 /* Block forever on an event nobody signals: for the hung-task detector. */
 static noinline void fault_hang(void)
 {
@@ -97,9 +120,13 @@ static const struct {
 	const char *name;
 	void (*fn)(void);
 } faults[] = {
-	{"rodata", fault_write_rodata}, {"text", fault_write_text},
-	{"exec", fault_exec_data},	{"null", fault_read_null},
-	{"undef", fault_undef},		{"stack", fault_smash_stack},
+	{"rodata", fault_write_rodata},
+	{"text", fault_write_text},
+	{"exec", fault_exec_data},
+	{"null", fault_read_null},
+	{"undef", fault_undef},
+	{"stack", fault_smash_stack},
+	{"overflow", fault_overflow_stack},
 };
 
 void fault_inject(const char *what)
@@ -121,6 +148,6 @@ void fault_inject(const char *what)
 		fault_stall();
 	else
 		pr_err("unknown fault '%s' (rodata text exec null undef stack "
-		       "panic hang stall)\n",
+		       "overflow panic hang stall)\n",
 		       what);
 }

@@ -10,6 +10,7 @@
 #include <asm/pgtable.h>
 #include <asm/sections.h>
 #include <asm/sysreg.h>
+#include <asm/vmap_stack.h>
 #include <kernel/bench.h>
 #include <kernel/board.h>
 #include <kernel/clockevents.h>
@@ -196,6 +197,7 @@ void start_kernel(phys_addr_t dtb_pa, u32 entry_el, phys_addr_t kimage_pa)
 	console_init();
 	memory_init();
 	smp_setup_cpu_maps();
+	vmap_stack_init(); /* guarded stacks: before the first thread */
 	setup_per_cpu_areas();
 	sched_init();
 	rcu_init();

@@ -552,6 +552,17 @@ BOOTS = [
                r"corrupted in fault_smash_stack\+",
                expect_in_order=(r"Call trace:", r"^\s+__stack_chk_fail\+",
                                 r"^\s+fault_smash_stack\+", r"^\s+fault_inject\+")),
+    # A thread that recurses without end runs into the guard under its
+    # stack: the exception entry moves to the overflow stack and names it.
+    fault_boot("overflow",
+               r"Kernel stack overflow in thread init \(pid \d+\) on CPU\d+",
+               r"stack ffffffe0[0-9a-f]{8}-ffffffe0[0-9a-f]{8}, guard ffffffe0",
+               r"the fault address ffffffe0[0-9a-f]{8} is in the guard",
+               r"translation fault, level 3",
+               r"Kernel panic - not syncing: kernel stack overflow",
+               expect_in_order=(r"Insufficient stack space", r"Call trace:",
+                                r"^\s+fault_recurse\+", r"^\s+fault_overflow_stack\+",
+                                r"^\s+fault_inject\+")),
     # A thread blocked forever is reported with its backtrace (then panics).
     Boot("hung-task",
          ["--smp", "2"],

@@ -3,12 +3,20 @@
  * on the current stack and calls C. From EL1 with SP_EL1 (EL1h) a sync
  * exception or an IRQ is handled; everything else (EL1t, EL0, FIQ,
  * SError) means a broken kernel and ends in bad_mode().
+ *
+ * EL1h sync and IRQ first check that the pt_regs fit on the stack: a
+ * stack that ran into its guard would otherwise fault again on every
+ * attempt to save them (see arch/arm64/vmap_stack.c).
  */
 #include <asm/asm.h>
+#include <asm/memory.h>
 #include <asm/ptrace.h>
 
-.macro kernel_entry
+/* sub_sp=0: the vector already made room for the pt_regs. */
+.macro kernel_entry, sub_sp=1
+	.if	\sub_sp
 	sub	sp, sp, #PT_REGS_SIZE
+	.endif
 	stp	x0, x1, [sp, #16 * 0]
 	stp	x2, x3, [sp, #16 * 1]
 	stp	x4, x5, [sp, #16 * 2]
@@ -68,6 +76,25 @@
 	b	\label
 .endm
 
+/*
+ * Room for the pt_regs, then the stack check: every stack in use has bit
+ * THREAD_SHIFT of its addresses set, a guard has it clear. No register
+ * is free yet, so x0 trades places with sp (as in Linux's entry code).
+ */
+.macro ventry_checked, label
+	.balign	128
+	sub	sp, sp, #PT_REGS_SIZE
+	add	sp, sp, x0		/* sp = sp' + x0 */
+	sub	x0, sp, x0		/* x0 = sp' */
+	tbz	x0, #THREAD_SHIFT, 1f
+	sub	x0, sp, x0		/* x0 = x0 */
+	sub	sp, sp, x0		/* sp = sp' */
+	b	\label
+1:	msr	tpidr_el0, x0		/* sp': for handle_bad_stack() */
+	sub	x0, sp, x0		/* x0 = x0 */
+	b	el1h_overflow
+.endm
+
 .macro bad_vector, name, reason
 \name:
 	kernel_entry
@@ -83,8 +110,8 @@ ENTRY(vectors)
 	ventry	el1t_irq
 	ventry	el1t_fiq
 	ventry	el1t_error
-	ventry	el1h_sync		/* current EL, SP_EL1 */
-	ventry	el1h_irq
+	ventry_checked el1h_sync	/* current EL, SP_EL1 */
+	ventry_checked el1h_irq
 	ventry	el1h_fiq
 	ventry	el1h_error
 	ventry	el0_sync		/* lower EL, AArch64 */
@@ -98,14 +125,36 @@ ENTRY(vectors)
 END(vectors)
 
 el1h_sync:
-	kernel_entry
+	kernel_entry 0
 	bl	el1_sync_handler
 	kernel_exit
 
 el1h_irq:
-	kernel_entry
+	kernel_entry 0
 	bl	el1_irq_handler
 	kernel_exit
+
+/*
+ * The stack overflowed: go on on this CPU's overflow stack,
+ * overflow_stack_top[cpu_number]. EL0's thread registers (EL0 never runs)
+ * hold x0 and the bad sp meanwhile, and sp holds x1: nothing accesses
+ * memory through sp until it is the overflow stack.
+ */
+el1h_overflow:
+	msr	tpidrro_el0, x0
+	mov	sp, x1
+	mrs	x0, tpidr_el1		/* this CPU's per-CPU offset */
+	adr_l	x1, cpu_number
+	ldr	w1, [x1, x0]
+	adr_l	x0, overflow_stack_top
+	ldr	x0, [x0, x1, lsl #3]
+	mov	x1, sp
+	mov	sp, x0
+	mrs	x0, tpidrro_el0
+	kernel_entry
+	mrs	x1, tpidr_el0		/* the sp that did not fit */
+	bl	handle_bad_stack	/* does not return */
+	b	.
 
 	bad_vector el1t_sync, 0
 	bad_vector el1t_irq, 1

@@ -205,8 +205,17 @@ END(__enable_mmu)
 late_stack:
 	.space	4096
 late_stack_end:
-	.balign	16
+/*
+ * The boot CPU's stack (later its idle thread's), laid out as a vmap
+ * stack slot (arch/arm64/vmap_stack.c): a guard half, unmapped once
+ * paging is up, under the stack half.
+ */
+	.balign	STACK_SLOT_SIZE
+	.globl	boot_stack_guard
+boot_stack_guard:
+	.space	1 << THREAD_SHIFT
+	.globl	boot_stack
 boot_stack:
-	.space	16384
+	.space	1 << THREAD_SHIFT
 	.globl	boot_stack_end
 boot_stack_end:

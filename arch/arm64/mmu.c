@@ -144,6 +144,61 @@ int map_range(u64 va, phys_addr_t pa, u64 size, u64 prot, bool blocks)
 	return step < 0 ? (int)step : 0;
 }
 
+/*
+ * Create the tables under [va, va + size) without mapping anything, so
+ * that later map_range() calls there allocate nothing (the vmap stack
+ * area: a stack's allocation then costs exactly its pages).
+ */
+int map_tables(u64 va, u64 size)
+{
+	u64 end = va + size;
+	unsigned long flags;
+	int err = 0;
+
+	spin_lock_irqsave(&mmu_lock, flags);
+	for (va = ALIGN_DOWN(va, 1UL << L2_SHIFT); va < end;
+	     va += 1UL << L2_SHIFT) {
+		pte_t *l2 =
+			next_table(&swapper_pg_dir[table_index(va, L1_SHIFT)]);
+
+		if (!l2 || !next_table(&l2[table_index(va, L2_SHIFT)])) {
+			err = -ENOMEM;
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&mmu_lock, flags);
+	return err;
+}
+
+/*
+ * Remove the 4 KiB pages of [va, va + size) and invalidate them in every
+ * CPU's TLB (broadcast), so no CPU can reach the old pages afterwards.
+ * Blocks are never split: a range mapped by a block is left as it is.
+ */
+void unmap_range(u64 va, u64 size)
+{
+	unsigned long flags;
+	int level;
+
+	spin_lock_irqsave(&mmu_lock, flags);
+	for (u64 a = va; a < va + size; a += PAGE_SIZE) {
+		pte_t *e = lookup_pte(a, &level);
+
+		if (e && level == 3)
+			WRITE_ONCE(*e, 0);
+	}
+	dsb(ishst); /* the cleared entries before the invalidation */
+	for (u64 a = va; a < va + size; a += PAGE_SIZE) {
+		/* VA[55:12] in bits 43:0; bits 47:44 (TTL) must stay 0. */
+		u64 arg = (a >> PAGE_SHIFT) & GENMASK(43, 0);
+
+		__asm__ __volatile__("tlbi vaale1is, %0" ::"r"(arg));
+	}
+	dsb(ish);
+	isb();
+	spin_unlock_irqrestore(&mmu_lock, flags);
+}
+
 /* The leaf entry mapping va and its level (1-3), or NULL if unmapped. */
 pte_t *lookup_pte(u64 va, int *level)
 {

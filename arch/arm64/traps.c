@@ -4,10 +4,14 @@
  */
 #include <asm/ptrace.h>
 #include <asm/sysreg.h>
+#include <asm/vmap_stack.h>
+#include <kernel/current.h>
 #include <kernel/irq.h>
+#include <kernel/percpu.h>
 #include <kernel/preempt.h>
 #include <kernel/panic.h>
 #include <kernel/printk.h>
+#include <kernel/task.h>
 #include <lib/kernel.h>
 
 extern char vectors[];
@@ -106,6 +110,34 @@ void el1_irq_handler(struct pt_regs *regs)
 	/* Preempt here, on the way out, if the interrupted code allows. */
 	if (!preempt_count() && test_thread_flag(TIF_NEED_RESCHED))
 		preempt_schedule_irq();
+}
+
+/*
+ * entry.S found the stack pointer in a guard (arch/arm64/vmap_stack.c)
+ * and moved to this CPU's overflow stack; sp is where the pt_regs would
+ * have gone. Name the thread and its stack, then die.
+ */
+void handle_bad_stack(struct pt_regs *regs, u64 sp)
+{
+	struct task_struct *tsk = current;
+	u64 base = (u64)tsk->stack;
+
+	regs->sp = sp + PT_REGS_SIZE;
+	pr_emerg("Insufficient stack space to handle exception!\n");
+	pr_emerg("Kernel stack overflow in thread %s (pid %d) on CPU%u\n",
+		 tsk->comm, tsk->pid, smp_processor_id());
+	pr_emerg("  stack %016llx-%016llx, guard %016llx-%016llx, sp %016llx\n",
+		 (unsigned long long)base,
+		 (unsigned long long)(base + THREAD_SIZE),
+		 (unsigned long long)(base - THREAD_SIZE),
+		 (unsigned long long)base, (unsigned long long)regs->sp);
+	if (!in_stack_guard(sp))
+		pr_emerg("  sp is not even in a guard: a wild stack pointer\n");
+	else if (in_stack_guard(regs->far))
+		pr_emerg("  the fault address %016llx is in the guard\n",
+			 (unsigned long long)regs->far);
+	report_esr(regs);
+	die("kernel stack overflow", regs);
 }
 
 void bad_mode(struct pt_regs *regs, int reason)

@@ -8,7 +8,7 @@
  *   0xffffffc000000000  kernel image, 4 KiB pages, per-section permissions
  *   0xffffffd000000000  fixmap: the device tree blob, read-only
  *   0xffffffd040000000  ioremap: MMIO, Device-nGnRE
- *   0xffffffe000000000  vmap: stacks with guard pages
+ *   0xffffffe000000000  vmap: kernel stacks, each above an unmapped guard
  */
 #ifndef ASM_MEMORY_H
 #define ASM_MEMORY_H
@@ -28,6 +28,10 @@
 #define IOREMAP_END 0xffffffd080000000UL
 #define VMAP_START 0xffffffe000000000UL
 #define VMAP_END 0xfffffff000000000UL
+
+/* Kernel stacks: 16 KiB, in slots of twice that (arch/arm64/vmap_stack.c). */
+#define THREAD_SHIFT 14
+#define STACK_SLOT_SIZE (2 << THREAD_SHIFT)
 
 #ifndef __ASSEMBLER__
 #include <lib/types.h>

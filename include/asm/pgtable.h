@@ -41,6 +41,8 @@ extern pte_t swapper_pg_dir[PTRS_PER_TABLE];
 extern pte_t idmap_pg_dir[PTRS_PER_TABLE];
 
 int map_range(u64 va, phys_addr_t pa, u64 size, u64 prot, bool blocks);
+int map_tables(u64 va, u64 size);
+void unmap_range(u64 va, u64 size);
 pte_t *lookup_pte(u64 va, int *level);
 void paging_init_early(phys_addr_t kimage_pa);
 int paging_map_ram(phys_addr_t base, u64 size);

@@ -11,6 +11,7 @@
 #ifndef KERNEL_TASK_H
 #define KERNEL_TASK_H
 
+#include <asm/memory.h>
 #include <kernel/spinlock_types.h>
 #include <lib/cpumask.h>
 #include <lib/kernel.h>
@@ -34,7 +35,7 @@ enum task_state {
 };
 
 #define TASK_COMM_LEN 16
-#define THREAD_SIZE (16 * 1024)
+#define THREAD_SIZE (1UL << THREAD_SHIFT) /* asm/memory.h */
 #define STACK_END_MAGIC 0x57ac6e9d5717e1adUL /* at the stack's lowest word */
 
 struct completion;

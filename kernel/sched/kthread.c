@@ -6,6 +6,8 @@
  * finish_task_switch(): by then nothing runs on its stack any more.
  */
 #define pr_fmt(fmt) "kthread: " fmt
+#include <asm/sections.h>
+#include <asm/vmap_stack.h>
 #include <kernel/cpu.h>
 #include <kernel/mm.h>
 #include <kernel/panic.h>
@@ -23,6 +25,7 @@ struct task_struct init_task = {
 	.comm = "swapper/0",
 	.on_rq = true,
 	.pi_lock = __SPIN_LOCK_UNLOCKED,
+	.stack = boot_stack,
 };
 
 static DEFINE_SPINLOCK(tasklist_lock);
@@ -41,14 +44,17 @@ static void tasklist_add(struct task_struct *p)
 	spin_unlock_irqrestore(&tasklist_lock, flags);
 }
 
-/* A thread struct and a stack with the overflow canary at its bottom. */
+/*
+ * A thread struct and a stack above a guard (arch/arm64/vmap_stack.c),
+ * with the overflow canary at its bottom for what jumps the guard.
+ */
 static struct task_struct *alloc_task(void)
 {
 	struct task_struct *p = kzalloc(sizeof(*p));
 
 	if (!p)
 		return NULL;
-	p->stack = __get_free_pages(get_order(THREAD_SIZE));
+	p->stack = vmap_stack_alloc();
 	if (!p->stack) {
 		kfree(p);
 		return NULL;
@@ -127,7 +133,7 @@ void release_task(struct task_struct *p)
 	spin_unlock_irqrestore(&tasklist_lock, flags);
 	if (p == &init_task)
 		return; /* its stack is the boot stack, in the image */
-	free_pages(p->stack, get_order(THREAD_SIZE));
+	vmap_stack_free(p->stack);
 	kfree(p);
 }
 

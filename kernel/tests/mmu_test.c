@@ -1,14 +1,20 @@
 /*
  * Tests of the kernel's mappings: that the MMU really translates the
  * kernel's addresses to where it was loaded, with the permissions each
- * section should have. The fault= boots check enforcement end to end.
+ * section should have, and that every kernel stack sits above an unmapped
+ * guard. The fault= boots check enforcement end to end.
  */
 #include <asm/pgtable.h>
 #include <asm/sections.h>
 #include <asm/sysreg.h>
+#include <asm/vmap_stack.h>
+#include <kernel/cpu.h>
 #include <kernel/board.h>
 #include <kernel/kunit.h>
 #include <kernel/mm.h>
+#include <kernel/smp.h>
+#include <kernel/task.h>
+#include "../sched/sched.h"
 
 static int mmu_local_var_probe;
 
@@ -106,12 +112,87 @@ static void mmu_fpsimd_enabled(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, out, 0x1234);
 }
 
+/* A stack's pages: mapped, writable, never executable; its guard: not. */
+static bool stack_guarded(u64 base)
+{
+	pte_t lo = pte_of(base), hi = pte_of(base + THREAD_SIZE - 8);
+
+	return (base & (STACK_SLOT_SIZE - 1)) == THREAD_SIZE &&
+	       (lo & PTE_VALID) && !(lo & PTE_RDONLY) && (lo & PTE_PXN) &&
+	       (hi & PTE_VALID) && !(hi & PTE_RDONLY) && (hi & PTE_PXN) &&
+	       at_translate(base - 8) == ~0UL &&
+	       at_translate(base - THREAD_SIZE) == ~0UL;
+}
+
+static void count_unguarded(struct task_struct *p, u64 arg)
+{
+	if (!stack_guarded((u64)p->stack))
+		(*(unsigned int *)arg)++;
+}
+
+static void read_sp(void *info)
+{
+	u64 sp;
+
+	__asm__ __volatile__("mov %0, sp" : "=r"(sp));
+	*(u64 *)info = sp;
+}
+
+/*
+ * Does every thread's stack, the boot one included, sit right above an
+ * unmapped guard, in the slot layout entry.S's overflow check relies on
+ * (bit THREAD_SHIFT set in every stack address in use)?
+ */
+static void mmu_every_stack_has_a_guard(struct kunit *test)
+{
+	unsigned int bad = 0, cpu;
+	u64 sp;
+
+	for_each_task(count_unguarded, (u64)&bad);
+	KUNIT_EXPECT_EQ(test, bad, 0);
+	KUNIT_EXPECT_EQ(test, (u64)init_task.stack, (u64)boot_stack);
+	KUNIT_EXPECT_TRUE(test, in_stack_guard((u64)boot_stack - 8));
+	KUNIT_EXPECT_TRUE(test, !in_stack_guard((u64)boot_stack));
+	for_each_online_cpu (cpu) {
+		sp = 0;
+		KUNIT_EXPECT_EQ(
+			test, smp_call_function_single(cpu, read_sp, &sp, true),
+			0);
+		KUNIT_EXPECT_TRUE(test, sp & THREAD_SIZE);
+	}
+}
+
+/* Does a stack's memory come back, and its mapping go, when it is freed? */
+static void mmu_vmap_stack_alloc_free(struct kunit *test)
+{
+	struct mem_stats before, after;
+	unsigned int slots = vmap_stacks_in_use();
+	u64 *stack;
+
+	mem_get_stats(&before);
+	stack = vmap_stack_alloc();
+	KUNIT_ASSERT_NOT_NULL(test, stack);
+	KUNIT_EXPECT_TRUE(test, stack_guarded((u64)stack));
+	KUNIT_EXPECT_EQ(test, vmap_stacks_in_use(), slots + 1);
+	stack[0] = 0x5a5a;
+	stack[THREAD_SIZE / 8 - 1] = 0xa5a5;
+	KUNIT_EXPECT_EQ(test, stack[0] + stack[THREAD_SIZE / 8 - 1], 0xffff);
+	vmap_stack_free(stack);
+	mem_get_stats(&after);
+	KUNIT_EXPECT_EQ(test, at_translate((u64)stack), ~0UL);
+	KUNIT_EXPECT_EQ(test, pte_of((u64)stack), 0);
+	KUNIT_EXPECT_EQ(test, after.free_pages, before.free_pages);
+	KUNIT_EXPECT_EQ(test, vmap_stacks_in_use(), slots);
+}
+
 static const struct kunit_case mmu_cases[] = {
 	KUNIT_CASE(mmu_kernel_translates_to_load_address),
 	KUNIT_CASE(mmu_section_permissions),
 	KUNIT_CASE(mmu_linear_map),
 	KUNIT_CASE(mmu_mmio_is_device),
 	KUNIT_CASE(mmu_fpsimd_enabled),
+	KUNIT_CASE(mmu_every_stack_has_a_guard),
+	KUNIT_CASE(mmu_vmap_stack_alloc_free),
 	{},
 };
 

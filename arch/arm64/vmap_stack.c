@@ -1,0 +1,149 @@
+/*
+ * Kernel stacks in the vmap area, each above an unmapped guard, and the
+ * per-CPU overflow stacks that the exception entry moves to when a stack
+ * has run into its guard.
+ *
+ * The area is cut into slots of 2 * THREAD_SIZE, aligned to their size.
+ * The lower half of a slot is never mapped (the guard), the upper half
+ * holds the stack. So every stack pointer in use has bit THREAD_SHIFT
+ * set, and one whose bit is clear has run off the bottom of its stack:
+ * entry.S tests that one bit on every exception from EL1 and, when it is
+ * clear, switches to this CPU's overflow stack and calls
+ * handle_bad_stack() (traps.c), which names the thread and dies, instead
+ * of faulting again and again on the guard. Linux does the same with the
+ * stack in the lower half; the upper half lets the guard sit below it.
+ *
+ * The boot stack (head.S) has the same layout inside the kernel image;
+ * its guard half is unmapped here once paging is up.
+ */
+#define pr_fmt(fmt) "vmap: " fmt
+#include <asm/pgtable.h>
+#include <asm/sections.h>
+#include <kernel/cpu.h>
+#include <kernel/mm.h>
+#include <kernel/panic.h>
+#include <kernel/printk.h>
+#include <kernel/spinlock.h>
+#include <kernel/task.h>
+#include <asm/vmap_stack.h>
+
+#define VMAP_STACK_SLOTS 1024 /* 32 MiB of addresses, 16 L3 tables */
+#define VMAP_STACK_END (VMAP_START + VMAP_STACK_SLOTS * STACK_SLOT_SIZE)
+
+static DEFINE_SPINLOCK(slot_lock);
+static u64 slot_map[VMAP_STACK_SLOTS / 64]; /* bit set: slot in use */
+static unsigned int slots_used;
+
+/* Read by entry.S with the CPU's number when its stack overflowed. */
+u64 overflow_stack_top[NR_CPUS];
+
+static u64 slot_stack(unsigned int slot)
+{
+	return VMAP_START + (u64)slot * STACK_SLOT_SIZE + THREAD_SIZE;
+}
+
+static int slot_get(void)
+{
+	int slot = -1;
+
+	spin_lock(&slot_lock);
+	for (unsigned int i = 0; i < ARRAY_SIZE(slot_map); i++) {
+		if (slot_map[i] == ~0UL)
+			continue;
+		slot = i * 64 + __builtin_ctzl(~slot_map[i]);
+		slot_map[i] |= BIT(slot % 64);
+		slots_used++;
+		break;
+	}
+	spin_unlock(&slot_lock);
+	return slot;
+}
+
+static void slot_put(unsigned int slot)
+{
+	spin_lock(&slot_lock);
+	BUG_ON_MSG(!(slot_map[slot / 64] & BIT(slot % 64)),
+		   "vmap stack slot %u freed twice", slot);
+	slot_map[slot / 64] &= ~BIT(slot % 64);
+	slots_used--;
+	spin_unlock(&slot_lock);
+}
+
+/* THREAD_SIZE bytes of stack (lowest address) above a guard, or NULL. */
+void *vmap_stack_alloc(void)
+{
+	void *pages = __get_free_pages(get_order(THREAD_SIZE));
+	int slot;
+
+	if (!pages)
+		return NULL;
+	slot = slot_get();
+	if (slot < 0) {
+		pr_err("all %u stack slots in use\n", VMAP_STACK_SLOTS);
+		free_pages(pages, get_order(THREAD_SIZE));
+		return NULL;
+	}
+	/* The tables exist (vmap_stack_init()): this only fills entries. */
+	if (map_range(slot_stack(slot), __pa(pages), THREAD_SIZE, PROT_NORMAL,
+		      false)) {
+		pr_err("stack slot %d already mapped\n", slot);
+		slot_put(slot);
+		free_pages(pages, get_order(THREAD_SIZE));
+		return NULL;
+	}
+	return (void *)slot_stack(slot);
+}
+
+/* Unmap the stack (every CPU's TLB too), then free its pages. */
+void vmap_stack_free(void *stack)
+{
+	u64 va = (u64)stack;
+	int level;
+	pte_t *pte = lookup_pte(va, &level);
+	void *pages;
+
+	BUG_ON_MSG(va < VMAP_START || va >= VMAP_STACK_END ||
+			   (va & (STACK_SLOT_SIZE - 1)) != THREAD_SIZE || !pte,
+		   "vmap_stack_free(%p): not a vmap stack", stack);
+	pages = __va(*pte & PTE_ADDR_MASK);
+	unmap_range(va, THREAD_SIZE);
+	free_pages(pages, get_order(THREAD_SIZE));
+	slot_put((va - VMAP_START) / STACK_SLOT_SIZE);
+}
+
+unsigned int vmap_stacks_in_use(void)
+{
+	return READ_ONCE(slots_used);
+}
+
+/* Is addr in a guard (a slot's lower half, or the boot stack's)? */
+bool in_stack_guard(u64 addr)
+{
+	if (addr >= (u64)boot_stack_guard && addr < (u64)boot_stack)
+		return true;
+	return addr >= VMAP_START && addr < VMAP_STACK_END &&
+	       !(addr & THREAD_SIZE);
+}
+
+/*
+ * Before any thread but the boot one exists, with the possible CPUs
+ * known: the area's tables, the boot stack's guard, and an overflow
+ * stack for each possible CPU (never freed: a CPU that comes back uses
+ * its old one).
+ */
+void vmap_stack_init(void)
+{
+	unsigned int cpu;
+
+	if (map_tables(VMAP_START, VMAP_STACK_END - VMAP_START))
+		panic("no memory for the stack area's page tables");
+	unmap_range((u64)boot_stack_guard, THREAD_SIZE);
+	*(u64 *)boot_stack = STACK_END_MAGIC;
+	for_each_possible_cpu (cpu) {
+		u8 *stack = vmap_stack_alloc();
+
+		if (!stack)
+			panic("no memory for CPU%u's overflow stack", cpu);
+		overflow_stack_top[cpu] = (u64)stack + THREAD_SIZE;
+	}
+}

@@ -1,0 +1,13 @@
+/* Kernel stacks above unmapped guards (arch/arm64/vmap_stack.c). */
+#ifndef ASM_VMAP_STACK_H
+#define ASM_VMAP_STACK_H
+
+#include <lib/types.h>
+
+void vmap_stack_init(void);
+void *vmap_stack_alloc(void);
+void vmap_stack_free(void *stack);
+unsigned int vmap_stacks_in_use(void);
+bool in_stack_guard(u64 addr);
+
+#endif
