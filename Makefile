@@ -83,7 +83,7 @@ help:
 	@echo "make host-test  host unit tests of lib/ (ASan + UBSan)"
 	@echo "make board-test board description over real DTBs vs dtc; SD-card images"
 	@echo "make model      spin model check of hotplug vs RCU (docs/model.md)"
-	@echo "make torture    long RCU + hotplug tortures, -smp 4 and 8 (TORTURE_SECS=600)"
+	@echo "make torture    RCU + hotplug tortures on -smp 4 and 8 until 10k cycles + 100k GPs"
 	@echo "make fuzz       libFuzzer on the device-tree code (FUZZ_TIME=600 s, docs/fuzzing.md)"
 	@echo "make sdcard BOARD=rpi3|rpi4|rpi5 [APPEND=\"ARGS\"]"
 	@echo "                SD-card image build/sdcard-BOARD.img (docs/boards.md)"
@@ -199,7 +199,8 @@ sdcard: $(B)/Image
 	tools/mksdcard.sh "$(BOARD)" $(B)/Image $(B)/sdcard-$(BOARD).img "$(APPEND)"
 
 # Promela model of cpu_down()/cpu_up() against RCU, checked with spin.
-# Long RCU + hotplug tortures (docs/reliability.md); TORTURE_SECS per boot.
+# Long RCU + hotplug tortures (docs/reliability.md): TORTURE_GOAL per boot,
+# at most TORTURE_SECS.
 torture: $(B)/Image
 	tools/torture.sh
 

@@ -255,11 +255,11 @@ def fault_boot(what, *expect, expect_in_order=()):
                 expect_in_order=expect_in_order, forbid=(r"did not fault",))
 
 
-def torture_boot(name, qemu, append):
+def torture_boot(name, qemu, append, expect=()):
     """An RCU + hotplug torture that must end in SUCCESS, with a clean Reader
     Pipe (nothing past index 1) and CPUs really going down and up."""
     return Boot(name, qemu, append=append + " poweroff", ktap=False, timeout=120,
-                expect=(r"rcu-torture: --- End of test: SUCCESS$",
+                expect=expect + (r"rcu-torture: --- End of test: SUCCESS$",
                         r"rcu-torture: Reader Pipe: \d+ \d+ 0 0 0 0 0 0 0 0 0$",
                         r"rcu-torture: onoff: onOK/onTry [1-9]\d*/\d+ "
                         r"offOK/offTry [1-9]\d*/"),
@@ -516,7 +516,11 @@ BOOTS = [
     # its removal while CPUs go down and up at random; and a mutant whose
     # grace periods end at once must be caught (no hotplug there: freeing
     # per-CPU areas early could crash the kernel before the verdict).
-    torture_boot("torture-smp4", ["--smp", "4"], "torture=10"),
+    # This one runs to a goal, as `make torture` does (at most 40 s; ~8 s
+    # on a loaded 2-core host).
+    torture_boot("torture-smp4", ["--smp", "4"], "torture=40 torture_goal=50,300",
+                 expect=(r"rcu-torture: goal of 50 hotplug cycles and 300 grace "
+                         r"periods met after \d+ s",)),
     torture_boot("torture-smp8-gicv3", ["--smp", "8", "--gic", "3"], "torture=10 hz=250"),
     Boot("torture-mutant-early-gp",
          ["--smp", "4"],

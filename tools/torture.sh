@@ -1,25 +1,33 @@
 #!/bin/bash
 # make torture: long RCU + hotplug tortures on virt -smp 4 and -smp 8, one
-# boot each (TORTURE_SECS seconds, default 600; hz=1000 so that grace
-# periods, which end at ticks, come fast), then the totals over all boots.
-# Logs: build/torture-smpN.log. Exit 1 if any boot did not end in SUCCESS.
+# boot each, until the targets of issue 10 are met: TORTURE_GOAL hotplug
+# cycles and grace periods (default 10000,100000), at most TORTURE_SECS
+# seconds per boot (default 3600; hz=1000 so that grace periods, which end
+# at ticks, come fast), then the totals over all boots.
+# Logs: build/torture-smpN.log. Exit 1 if a boot did not end in SUCCESS or
+# did not reach the goal in time.
 set -u
 cd "$(dirname "$0")/.."
-secs=${TORTURE_SECS:-600}
+secs=${TORTURE_SECS:-3600}
+goal=${TORTURE_GOAL:-10000,100000}
 status=0
 tot_gp=0 tot_on=0 tot_off=0 tot_reads=0
 for smp in 4 8; do
   log=build/torture-smp$smp.log
   gic=2; [ "$smp" -gt 8 ] && gic=3
-  echo "torture: -smp $smp for $secs s (log: $log)"
+  echo "torture: -smp $smp until $goal (cycles,grace periods), at most $secs s (log: $log)"
   ./qemu.sh --smp "$smp" --gic "$gic" --timeout $((secs + 120)) \
-    --append "torture=$secs hz=1000 poweroff" > "$log" 2>&1
-  grep -E "rcu-torture: (rtc|Reader Pipe|Free-Block|onoff|---)" "$log" |
+    --append "torture=$secs torture_goal=$goal hz=1000 poweroff" > "$log" 2>&1
+  grep -E "rcu-torture: (goal|rtc|Reader Pipe|Free-Block|onoff|---)" "$log" |
     sed 's/^\[[^]]*\] */  /'
   if ! grep -q "End of test: SUCCESS" "$log"; then
     echo "torture: -smp $smp did not end in SUCCESS"; status=1
     tail -n 30 "$log"
     continue
+  fi
+  if ! grep -q "rcu-torture: goal .* met after" "$log"; then
+    echo "torture: -smp $smp did not reach $goal (cycles,grace periods)" \
+      "in $secs s"; status=1
   fi
   gp=$(sed -n 's/.*grace periods \([0-9]*\).*/\1/p' "$log" | tail -1)
   reads=$(sed -n 's/.*reads \([0-9]*\), grace.*/\1/p' "$log" | tail -1)

@@ -26,6 +26,7 @@
 #include <kernel/wait.h>
 #include <lib/kernel.h>
 #include <lib/printf.h>
+#include <stdlib.h>
 #include <string.h>
 #include "rcu.h"
 
@@ -33,6 +34,8 @@ KERNEL_PARAM(torture, "RCU + hotplug torture for SECONDS, then SUCCESS or "
 		      "FAILURE");
 KERNEL_PARAM(torture_onoff, "ms between random CPU downs/ups in the "
 			    "torture (default 20, 0: none)");
+KERNEL_PARAM(torture_goal, "CYCLES,GPS: end the torture early once it has "
+			   "done that many hotplug cycles and grace periods");
 KERNEL_PARAM(torture_mutant, "early_gp: grace periods end at once (tests "
 			     "that the torture catches it)");
 
@@ -252,6 +255,58 @@ static bool print_stats(long gps)
 	return !bad;
 }
 
+static u64 hotplug_cycles(void)
+{
+	return min(READ_ONCE(onoff.on_ok), READ_ONCE(onoff.off_ok));
+}
+
+/*
+ * Run for `seconds`, or less once the goal of torture_goal=CYCLES,GPS is
+ * met, so that a long run on a slow host still reaches its targets and
+ * one on a fast host stops when it has. A progress line every minute.
+ */
+static void torture_wait(unsigned long seconds, long gp_start)
+{
+	unsigned long goal_cycles = 0, goal_gps = 0;
+	struct rcu_stats now;
+	bool goal = false;
+	char arg[48], *end;
+	long gps;
+
+	if (param_get("torture_goal", arg, sizeof(arg))) {
+		goal_cycles = strtoul(arg, &end, 10);
+		goal = *end == ',';
+		if (goal)
+			goal_gps = strtoul(end + 1, &end, 10);
+		if (!goal || *end) {
+			pr_err("torture_goal=%s: want CYCLES,GPS; running %lu "
+			       "s\n",
+			       arg, seconds);
+			goal = false;
+		}
+	}
+	for (unsigned long s = 1; s <= seconds; s++) {
+		msleep(1000);
+		rcu_get_stats(&now);
+		gps = now.gp_completed - gp_start;
+		if (s % 60 == 0)
+			pr_info("%lu s: %ld grace periods, %lu hotplug "
+				"cycles\n",
+				s, gps, hotplug_cycles());
+		if (goal && hotplug_cycles() >= goal_cycles &&
+		    gps >= (long)goal_gps) {
+			pr_info("goal of %lu hotplug cycles and %lu grace "
+				"periods met after %lu s\n",
+				goal_cycles, goal_gps, s);
+			return;
+		}
+	}
+	if (goal)
+		pr_warn("goal of %lu hotplug cycles and %lu grace periods not "
+			"met in %lu s\n",
+			goal_cycles, goal_gps, seconds);
+}
+
 void rcu_torture_run(unsigned long seconds)
 {
 	unsigned int nr_readers = 0, cpu;
@@ -291,7 +346,7 @@ void rcu_torture_run(unsigned long seconds)
 		kthread_run(torture_onoff, &onoff, "rcu_torture_onoff");
 	else
 		complete(&onoff.done);
-	msleep(seconds * 1000);
+	torture_wait(seconds, before.gp_completed);
 	stop = true;
 	wait_for_completion(&onoff.done);
 	wait_for_completion(&writer_done);
