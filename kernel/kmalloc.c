@@ -8,10 +8,12 @@
  * kmalloc_lock guards the classes, slab pages' freelist/inuse, counters.
  */
 #define pr_fmt(fmt) "kmalloc: " fmt
+#include <asm/vmap_stack.h>
 #include <kernel/mm.h>
 #include <kernel/panic.h>
 #include <kernel/printk.h>
 #include <kernel/spinlock.h>
+#include <kernel/task.h>
 #include <lib/kernel.h>
 #include <string.h>
 
@@ -217,4 +219,7 @@ void mem_print_stats(void)
 	       (unsigned long long)st.kmalloc_objects,
 	       (unsigned long long)st.kmalloc_bytes,
 	       (unsigned long long)st.slab_pages);
+	printk(KERN_INFO
+	       "stacks: %u of %u guarded slots in use, %lu KiB each\n",
+	       vmap_stacks_in_use(), vmap_stack_slots(), THREAD_SIZE / 1024);
 }

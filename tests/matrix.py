@@ -149,7 +149,8 @@ SHELL_SMP4 = (
     Step(PROMPT, "cpus\r", check=cpus_table([0x0, 0x1, 0x2, 0x3])),
     # (\b, not ^: a line may start with its subsystem's prefix, `board: `)
     Step(PROMPT, "mem\r", expect=(r"\bpages: \d+ total, \d+ free, \d+ used",
-                                 r"\bkmalloc: \d+ objects, \d+ bytes")),
+                                 r"\bkmalloc: \d+ objects, \d+ bytes",
+                                 r"\bstacks: \d+ of \d+ guarded slots in use")),
     Step(PROMPT, "dt\r", expect=(
         r"\bmodel: ",
         r"\bmemory: 0x40000000-0x4fffffff$",

@@ -27,12 +27,17 @@
 #include <kernel/task.h>
 #include <asm/vmap_stack.h>
 
-#define VMAP_STACK_SLOTS 1024 /* 32 MiB of addresses, 16 L3 tables */
-#define VMAP_STACK_END (VMAP_START + VMAP_STACK_SLOTS * STACK_SLOT_SIZE)
+/*
+ * Slots for 64 threads plus 8 per possible CPU (its idle, per-CPU and
+ * overflow stacks with room to spare), in whole L3 tables of 64 slots.
+ */
+#define SLOTS_FOR(cpus) ALIGN(64 + 8 * (cpus), 64)
+#define MAX_STACK_SLOTS SLOTS_FOR(NR_CPUS)
+#define VMAP_STACK_END (VMAP_START + (u64)nr_slots * STACK_SLOT_SIZE)
 
 static DEFINE_SPINLOCK(slot_lock);
-static u64 slot_map[VMAP_STACK_SLOTS / 64]; /* bit set: slot in use */
-static unsigned int slots_used;
+static u64 slot_map[MAX_STACK_SLOTS / 64]; /* bit set: slot in use */
+static unsigned int nr_slots, slots_used;
 
 /* Read by entry.S with the CPU's number when its stack overflowed. */
 u64 overflow_stack_top[NR_CPUS];
@@ -47,7 +52,7 @@ static int slot_get(void)
 	int slot = -1;
 
 	spin_lock(&slot_lock);
-	for (unsigned int i = 0; i < ARRAY_SIZE(slot_map); i++) {
+	for (unsigned int i = 0; i < nr_slots / 64; i++) {
 		if (slot_map[i] == ~0UL)
 			continue;
 		slot = i * 64 + __builtin_ctzl(~slot_map[i]);
@@ -79,7 +84,7 @@ void *vmap_stack_alloc(void)
 		return NULL;
 	slot = slot_get();
 	if (slot < 0) {
-		pr_err("all %u stack slots in use\n", VMAP_STACK_SLOTS);
+		pr_err("all %u stack slots in use\n", nr_slots);
 		free_pages(pages, get_order(THREAD_SIZE));
 		return NULL;
 	}
@@ -116,6 +121,11 @@ unsigned int vmap_stacks_in_use(void)
 	return READ_ONCE(slots_used);
 }
 
+unsigned int vmap_stack_slots(void)
+{
+	return nr_slots;
+}
+
 /* Is addr in a guard (a slot's lower half, or the boot stack's)? */
 bool in_stack_guard(u64 addr)
 {
@@ -135,6 +145,7 @@ void vmap_stack_init(void)
 {
 	unsigned int cpu;
 
+	nr_slots = SLOTS_FOR(nr_cpu_ids);
 	if (map_tables(VMAP_START, VMAP_STACK_END - VMAP_START))
 		panic("no memory for the stack area's page tables");
 	unmap_range((u64)boot_stack_guard, THREAD_SIZE);

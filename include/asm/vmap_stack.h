@@ -8,6 +8,7 @@ void vmap_stack_init(void);
 void *vmap_stack_alloc(void);
 void vmap_stack_free(void *stack);
 unsigned int vmap_stacks_in_use(void);
+unsigned int vmap_stack_slots(void);
 bool in_stack_guard(u64 addr);
 
 #endif
