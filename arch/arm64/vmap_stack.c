@@ -19,13 +19,13 @@
 #define pr_fmt(fmt) "vmap: " fmt
 #include <asm/pgtable.h>
 #include <asm/sections.h>
+#include <asm/vmap_stack.h>
 #include <kernel/cpu.h>
 #include <kernel/mm.h>
 #include <kernel/panic.h>
 #include <kernel/printk.h>
 #include <kernel/spinlock.h>
 #include <kernel/task.h>
-#include <asm/vmap_stack.h>
 
 /*
  * Slots for 64 threads plus 8 per possible CPU (its idle, per-CPU and
