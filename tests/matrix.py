@@ -472,7 +472,8 @@ BOOTS = [
                  r"^gov-trace,rqdepth,\d+,rqdepth,[0-9.]+,\d+,\d+,\d+,0x[0-9a-f]+,down,\d+$",
                  r"^power: done$"),
          forbid=(r"Kernel panic", r"\bWARNING\b", r"failed")),
-    # make run, short: the status line each second, then the shell.
+    # make run, short: the status line each second, then every CPU back
+    # online and the shell.
     Boot("governor-demo-smp4",
          ["--smp", "4", "--mem", "256M"],
          append="policy=rqdepth demo power_scale=25",
@@ -480,9 +481,15 @@ BOOTS = [
          expect=(r"^demo: rqdepth governor, phased workload",
                  r"^\[demo  1s\] \S+\s+load\s+\d+\.\d\d util\s+\d+%  online \S+\s+\(\d\)"
                  r"  grace periods \d+ \+ \d+ expedited  hotplug \d+$",
-                 r"^demo: done: modelled energy \d+ mJ"),
+                 r"^demo: done: modelled energy \d+ mJ",
+                 r"^demo: done; all 4 CPUs online \(governor stopped, policy none\); "
+                 r"try 'cpus', 'policy rqdepth'$"),
+         # The demo hands every CPU back and stops the governor: the shell
+         # starts as after a plain boot (issue 3: all CPUs online, ticking).
          script=(Step(r"Boot complete\.", ""),
-                 Step(PROMPT, "policy\r", expect=(r"^policy: rqdepth \(governor running",)),
+                 Step(PROMPT, "policy\r", expect=(r"^policy: none \(governor stopped",
+                                                   r"^state: online 0-3 \(4\)")),
+                 Step(PROMPT, "cpus\r", check=cpus_table([0x0, 0x1, 0x2, 0x3])),
                  Step(PROMPT, "poweroff\r")),
          forbid=(r"Kernel panic", r"\bWARNING\b")),
     # The governor from the shell: bad input refused, a manual off pinned

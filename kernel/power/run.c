@@ -2,7 +2,8 @@
  * What the command line asks of the governor at boot: policy= starts it,
  * power= runs the phased workload once per policy and prints the energy
  * table and the trace (make power), demo runs it under the governor with
- * a live status line each second (make run).
+ * a live status line each second, then stops the governor and brings
+ * every CPU back (make run).
  */
 #define pr_fmt(fmt) "power: " fmt
 #include <kernel/cpu.h>
@@ -206,8 +207,19 @@ static void demo_run(unsigned int scale)
 	       (unsigned long long)(wl.lat_p50_ns / 1000),
 	       (unsigned long long)(wl.lat_p99_ns / 1000),
 	       (unsigned long long)pr.transitions);
-	printk(KERN_INFO "demo: the governor stays on: try 'policy', 'cpus', "
-			 "'off 3', 'policy load', 'policy none'\n");
+	/* The shell starts as a plain boot would: every CPU online and no
+	 * governor taking them down behind the user's back. */
+	governor_set(GOV_NONE, &t);
+	all_up();
+	if (num_online_cpus() == cpumask_weight(cpu_present_mask))
+		printk(KERN_INFO "demo: done; all %u CPUs online (governor "
+				 "stopped, policy none); try 'cpus', 'policy "
+				 "rqdepth'\n",
+		       num_online_cpus());
+	else
+		pr_warn("demo: done; only %u of %u CPUs came back online "
+			"(governor stopped); see 'cpus'\n",
+			num_online_cpus(), cpumask_weight(cpu_present_mask));
 }
 
 /* policy=NAME[,key=value...] */
