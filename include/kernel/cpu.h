@@ -77,6 +77,21 @@ static inline bool cpu_online(unsigned int cpu)
 	return cpumask_test_cpu(cpu, cpu_online_mask);
 }
 
+/*
+ * One CPU's online bit, read with load-acquire as cpu_online_next() does:
+ * inside rcu_read_lock(), true means per_cpu_ptr(var, cpu) stays valid
+ * until rcu_read_unlock(). (cpu_online() is a plain read: a snapshot.)
+ */
+static inline bool cpu_online_rcu(unsigned int cpu)
+{
+	const unsigned long *bits = cpumask_bits(&__cpu_online_mask);
+
+	return cpu < nr_cpu_ids &&
+	       (__atomic_load_n(&bits[cpu / BITS_PER_LONG], __ATOMIC_ACQUIRE) >>
+		(cpu % BITS_PER_LONG)) &
+		       1;
+}
+
 static inline bool cpu_active(unsigned int cpu)
 {
 	return cpumask_test_cpu(cpu, cpu_active_mask);
