@@ -9,6 +9,7 @@
 #define pr_fmt(fmt) "tick: " fmt
 #include <asm/arch_timer.h>
 #include <kernel/clockevents.h>
+#include <kernel/cpu.h>
 #include <kernel/devicetree.h>
 #include <kernel/irq.h>
 #include <kernel/percpu.h>
@@ -24,15 +25,29 @@
 
 static struct clock_event_device *tick_dev;
 
-/* Written by its own CPU only; an array so counts outlive hotplug. */
+/*
+ * Written by its own CPU only, read by others: an array, so the count
+ * outlives hotplug (`cpus`, the tests) and stopped may be read for a CPU
+ * that is going or gone (tick_nohz_kick() from a timer queued there).
+ */
 struct tick_cpu {
 	u64 count;
-	u64 next; /* counter value the next tick is set for */
-	bool running; /* between tick_cpu_start() and tick_cpu_stop() */
 	bool stopped; /* idle without a tick (tickless idle) */
 } __aligned(CACHE_LINE);
 
 static struct tick_cpu tick_cpus[NR_CPUS];
+
+/*
+ * Used only by its own CPU, from tick_cpu_start() until it is dead: it
+ * lives in the per-CPU area and dies with it. A CPU coming up gets the
+ * template's copy, running false, until tick_cpu_start() programs it.
+ */
+struct tick_local {
+	u64 next; /* counter value the next tick is set for */
+	bool running; /* between tick_cpu_start() and tick_cpu_stop() */
+};
+
+static DEFINE_PER_CPU(struct tick_local, tick_local);
 
 /* The first counter value at which jiffies reads j (rounded up). */
 static u64 jiffies_to_cycles(u64 j)
@@ -42,11 +57,11 @@ static u64 jiffies_to_cycles(u64 j)
 	return j / HZ * freq + DIV_ROUND_UP(j % HZ * freq, HZ);
 }
 
-static void tick_program_next(struct tick_cpu *tc)
+static void tick_program_next(struct tick_local *tl)
 {
 	u64 next = jiffies_to_cycles(get_jiffies_64() + 1);
 
-	WRITE_ONCE(tc->next, next);
+	WRITE_ONCE(tl->next, next);
 	tick_dev->set_next_event(next);
 }
 
@@ -54,11 +69,12 @@ static void tick_program_next(struct tick_cpu *tc)
 static void tick_handle_periodic(void)
 {
 	struct tick_cpu *tc = &tick_cpus[smp_processor_id()];
+	struct tick_local *tl = this_cpu_ptr(&tick_local);
 
-	if (!tc->running)
+	if (!tl->running)
 		return; /* an event that raced tick_cpu_stop() */
 	WRITE_ONCE(tc->count, tc->count + 1);
-	tick_program_next(tc);
+	tick_program_next(tl);
 	run_local_timers();
 	scheduler_tick();
 	rcu_sched_clock_irq();
@@ -88,17 +104,17 @@ int clockevents_init(void)
 /* On the calling CPU, after irqchip->cpu_init() there. */
 void tick_cpu_start(void)
 {
-	struct tick_cpu *tc;
+	struct tick_local *tl;
 	unsigned long flags;
 
 	if (!tick_dev)
 		return;
 	local_irq_save(flags);
-	tc = &tick_cpus[smp_processor_id()];
+	tl = this_cpu_ptr(&tick_local);
 	timers_start_cpu();
 	tick_dev->cpu_init();
-	tc->running = true;
-	tick_program_next(tc);
+	tl->running = true;
+	tick_program_next(tl);
 	local_irq_restore(flags);
 }
 
@@ -109,7 +125,7 @@ void tick_cpu_stop(void)
 	if (!tick_dev)
 		return;
 	local_irq_save(flags);
-	tick_cpus[smp_processor_id()].running = false;
+	this_cpu_write(tick_local.running, false);
 	tick_dev->shutdown();
 	disable_percpu_irq(tick_dev->irq);
 	local_irq_restore(flags);
@@ -120,9 +136,16 @@ u64 tick_count_cpu(unsigned int cpu)
 	return cpu < NR_CPUS ? READ_ONCE(tick_cpus[cpu].count) : 0;
 }
 
+/* 0 if cpu is offline: its per-CPU area may be gone. */
 u64 tick_next_event(unsigned int cpu)
 {
-	return cpu < NR_CPUS ? READ_ONCE(tick_cpus[cpu].next) : 0;
+	u64 next = 0;
+
+	rcu_read_lock();
+	if (cpu_online_rcu(cpu))
+		next = READ_ONCE(per_cpu_ptr(&tick_local, cpu)->next);
+	rcu_read_unlock();
+	return next;
 }
 
 void tick_print_info(void)
@@ -141,9 +164,10 @@ void tick_print_info(void)
 void tick_nohz_idle_enter(void)
 {
 	struct tick_cpu *tc = &tick_cpus[smp_processor_id()];
+	struct tick_local *tl = this_cpu_ptr(&tick_local);
 	u64 next, now;
 
-	if (!tick_dev || !tc->running || tc->stopped || rcu_needs_cpu())
+	if (!tick_dev || !tl->running || tc->stopped || rcu_needs_cpu())
 		return;
 	/*
 	 * stopped before reading the timer list, paired with the smp_mb()
@@ -160,10 +184,10 @@ void tick_nohz_idle_enter(void)
 	}
 	if (next == ~0ULL) {
 		tick_dev->shutdown();
-		WRITE_ONCE(tc->next, ~0ULL);
+		WRITE_ONCE(tl->next, ~0ULL);
 	} else {
-		WRITE_ONCE(tc->next, jiffies_to_cycles(next));
-		tick_dev->set_next_event(tc->next);
+		WRITE_ONCE(tl->next, jiffies_to_cycles(next));
+		tick_dev->set_next_event(tl->next);
 	}
 }
 
@@ -175,7 +199,7 @@ void tick_nohz_idle_exit(void)
 	if (!tc->stopped)
 		return;
 	WRITE_ONCE(tc->stopped, false);
-	tick_program_next(tc);
+	tick_program_next(this_cpu_ptr(&tick_local));
 }
 
 void tick_nohz_kick(unsigned int cpu)

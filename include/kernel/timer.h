@@ -80,7 +80,7 @@ void tick_cpu_start(void);
 void tick_cpu_stop(void);
 u64 tick_count_cpu(unsigned int cpu);
 /* The counter value cpu's next tick is programmed for (the start of a
- * jiffy); 0 if its tick never ran. */
+ * jiffy); 0 if its tick never ran or cpu is offline. */
 u64 tick_next_event(unsigned int cpu);
 /* Move every timer of a dead CPU to the calling CPU. */
 void timers_migrate_from(unsigned int cpu);
