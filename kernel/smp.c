@@ -14,7 +14,9 @@
 #include <kernel/cpu.h>
 #include <kernel/irq.h>
 #include <kernel/panic.h>
+#include <kernel/percpu.h>
 #include <kernel/printk.h>
+#include <kernel/rcupdate.h>
 #include <kernel/sched.h>
 #include <kernel/smp.h>
 #include <kernel/stop_machine.h>
@@ -37,7 +39,13 @@ struct call_queue {
 
 /* An array: calls queued to a CPU going down are drained by itself. */
 static struct call_queue call_queue[NR_CPUS];
-static u64 ipi_counts[NR_IPI][NR_CPUS];
+/*
+ * IPIs this CPU took, by type: written only by the CPU itself, in its
+ * handler, so they live in its per-CPU area and die with it. A CPU that
+ * comes back up starts again from 0; ipi_count() reads another CPU's only
+ * while it sees it online (0 otherwise). `irqs` counts IPIs in irq_desc.
+ */
+static DEFINE_PER_CPU(u64[NR_IPI], ipi_counts);
 
 static void send_ipi(const struct cpumask *mask, enum ipi_msg_type ipi)
 {
@@ -217,7 +225,7 @@ static void ipi_handler(unsigned int irq, void *dev)
 
 	if (irq >= NR_IPI)
 		return;
-	ipi_counts[irq][cpu]++;
+	this_cpu_write(ipi_counts[irq], this_cpu_read(ipi_counts[irq]) + 1);
 	switch (irq) {
 	case IPI_RESCHEDULE:
 		/*
@@ -244,10 +252,18 @@ static void ipi_handler(unsigned int irq, void *dev)
 	}
 }
 
+/* Since cpu last came up; 0 if it is offline (its area may be gone). */
 u64 ipi_count(unsigned int ipi, unsigned int cpu)
 {
-	return ipi < NR_IPI && cpu < NR_CPUS ? READ_ONCE(ipi_counts[ipi][cpu])
-					     : 0;
+	u64 n = 0;
+
+	if (ipi >= NR_IPI)
+		return 0;
+	rcu_read_lock();
+	if (cpu_online_rcu(cpu))
+		n = READ_ONCE((*per_cpu_ptr(&ipi_counts, cpu))[ipi]);
+	rcu_read_unlock();
+	return n;
 }
 
 /* Per-CPU: take the IPIs on this CPU (boot CPU and each one coming up). */

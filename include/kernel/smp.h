@@ -36,7 +36,7 @@ void smp_init(void);
 
 /* Take IPIs on the calling CPU (each CPU as it comes up). */
 void smp_enable_ipis(void);
-/* How many IPIs of a type cpu has taken. */
+/* How many IPIs of a type cpu has taken since it last came up (0: offline). */
 u64 ipi_count(unsigned int ipi, unsigned int cpu);
 
 /* Run queued cross-CPU calls on this CPU (a CPU going down drains). */
