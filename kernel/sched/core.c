@@ -26,6 +26,14 @@
 
 struct rq runqueues[NR_CPUS];
 
+/*
+ * When the running thread's slice began (rq clock): read and written only
+ * by its own CPU, in __schedule() and the tick, with IRQs off. Not part of
+ * the run queue, which outlives the CPU: it lives in the per-CPU area and
+ * dies with it; init_rq() sets it afresh when the CPU comes back.
+ */
+static DEFINE_PER_CPU(u64, slice_start_ns);
+
 struct task_struct *cpu_switch_to(struct task_struct *prev,
 				  struct task_struct *next);
 
@@ -356,7 +364,7 @@ static void __schedule(bool preempt)
 		return;
 	}
 	rq->curr = next;
-	rq->slice_start_ns = rq->clock_ns;
+	this_cpu_write(slice_start_ns, rq->clock_ns);
 	rq->nr_switches++;
 	next->on_cpu = true;
 	next->cpu = rq->cpu;
@@ -424,7 +432,7 @@ void scheduler_tick(void)
 	spin_lock(&rq->lock);
 	update_curr(rq);
 	if (rq->curr != rq->idle && rq->nr_queued &&
-	    rq->clock_ns - rq->slice_start_ns >= SCHED_SLICE_NS)
+	    rq->clock_ns - this_cpu_read(slice_start_ns) >= SCHED_SLICE_NS)
 		set_need_resched(rq->curr);
 	spin_unlock(&rq->lock);
 }
@@ -489,7 +497,8 @@ void sched_init_runqueues(void)
 	}
 }
 
-/* The CPU coming up takes its queue, with its idle thread running. */
+/* The CPU coming up takes its queue, with its idle thread running; on
+ * that CPU (its per-CPU area is set up). */
 static void init_rq(unsigned int cpu, struct task_struct *idle)
 {
 	struct rq *rq = cpu_rq(cpu);
@@ -497,7 +506,8 @@ static void init_rq(unsigned int cpu, struct task_struct *idle)
 
 	spin_lock_irqsave(&rq->lock, flags);
 	rq->curr = rq->idle = idle;
-	rq->clock_ns = rq->slice_start_ns = ktime_get_ns();
+	rq->clock_ns = ktime_get_ns();
+	this_cpu_write(slice_start_ns, rq->clock_ns);
 	rq->depth_stamp_ns = rq->clock_ns;
 	idle->cpu = cpu;
 	idle->on_cpu = true;

@@ -21,7 +21,6 @@ struct rq {
 	unsigned int cpu;
 	u64 min_vruntime;
 	u64 clock_ns; /* when curr's time was last accounted */
-	u64 slice_start_ns;
 	u64 idle_ns;
 	u64 busy_ns;
 	u64 nr_switches;
