@@ -84,12 +84,14 @@ static inline bool cpu_online(unsigned int cpu)
  */
 static inline bool cpu_online_rcu(unsigned int cpu)
 {
-	const unsigned long *bits = cpumask_bits(&__cpu_online_mask);
+	const unsigned long *word;
+	unsigned long bits;
 
-	return cpu < nr_cpu_ids &&
-	       (__atomic_load_n(&bits[cpu / BITS_PER_LONG], __ATOMIC_ACQUIRE) >>
-		(cpu % BITS_PER_LONG)) &
-		       1;
+	if (cpu >= nr_cpu_ids)
+		return false;
+	word = &cpumask_bits(&__cpu_online_mask)[cpu / BITS_PER_LONG];
+	bits = __atomic_load_n(word, __ATOMIC_ACQUIRE);
+	return (bits >> (cpu % BITS_PER_LONG)) & 1;
 }
 
 static inline bool cpu_active(unsigned int cpu)
