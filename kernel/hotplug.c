@@ -407,6 +407,21 @@ int cpu_up(unsigned int cpu)
 	return err;
 }
 
+/*
+ * Hold off cpu_up()/cpu_down() (Linux's names for cpu_add_remove_lock):
+ * for rcu_barrier(), which must not run while a CPU is half gone. Not
+ * from a hotplug step, nor with the lock already held.
+ */
+void cpu_maps_update_begin(void)
+{
+	mutex_lock(&cpu_hotplug_lock);
+}
+
+void cpu_maps_update_done(void)
+{
+	mutex_unlock(&cpu_hotplug_lock);
+}
+
 /* The boot CPU is up without the table: record it as such. */
 void cpuhp_boot_cpu_online(void)
 {

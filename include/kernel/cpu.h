@@ -110,6 +110,9 @@ void set_cpu_active(unsigned int cpu, bool active);
 /* CPU hotplug (kernel/hotplug.c): 0, or <0 with the reason printed. */
 int cpu_up(unsigned int cpu);
 int cpu_down(unsigned int cpu);
+/* Exclude both while held (a mutex: may sleep; not from a hotplug step). */
+void cpu_maps_update_begin(void);
+void cpu_maps_update_done(void);
 
 enum cpuhp_phase {
 	CPUHP_PHASE_OFF,

@@ -45,14 +45,31 @@ static inline void preempt_count_sub(unsigned int n)
 
 void preempt_schedule(void);
 
+/*
+ * preempt_count_sub() that returns the new count from the register it
+ * was computed in, instead of loading it back: the same read-modify-write,
+ * and the value stored is the value in memory afterwards, because an
+ * interrupt between the load and the store leaves the count as it found
+ * it, and nothing preempts this thread while its count is not zero. The
+ * store is WRITE_ONCE() so that it stays ahead of the need-resched load.
+ */
+static inline unsigned int preempt_count_sub_return(unsigned int n)
+{
+	unsigned int pc;
+
+	barrier();
+	pc = current->preempt_count - n;
+	WRITE_ONCE(current->preempt_count, pc);
+	return pc;
+}
+
 #define preempt_disable() preempt_count_add(PREEMPT_OFFSET)
 #define preempt_enable_no_resched() preempt_count_sub(PREEMPT_OFFSET)
-#define preempt_enable()                                          \
-	do {                                                      \
-		preempt_count_sub(PREEMPT_OFFSET);                \
-		if (unlikely(preempt_count() == 0 &&              \
-			     test_thread_flag(TIF_NEED_RESCHED))) \
-			preempt_schedule();                       \
+#define preempt_enable()                                                      \
+	do {                                                                  \
+		if (unlikely(preempt_count_sub_return(PREEMPT_OFFSET) == 0 && \
+			     test_thread_flag(TIF_NEED_RESCHED)))             \
+			preempt_schedule();                                   \
 	} while (0)
 
 /* Interrupt handlers run between these (called by the irqchip driver). */

@@ -267,8 +267,20 @@ static void barrier_report(void)
 	}
 }
 
+/*
+ * Wait for every callback queued before the call. Hotplug is held off
+ * throughout: on_each_cpu() reaches only online CPUs, and a CPU whose
+ * online bit is clear keeps its callbacks until the rcu:callbacks step of
+ * its down moves them, behind a barrier callback already queued there.
+ * With no down or up in progress, every CPU with callbacks is online
+ * (but one left unconfirmed off by a failed down: its callbacks wait for
+ * the cpu_up() that finishes that down). No caller holds the hotplug
+ * mutex or runs from a hotplug step, and none of those waits for a
+ * barrier, so this cannot deadlock.
+ */
 void rcu_barrier(void)
 {
+	cpu_maps_update_begin();
 	mutex_lock(&barrier_mutex);
 	init_completion(&barrier_done);
 	/* One extra count, dropped below, so no CPU completes it early. */
@@ -283,4 +295,5 @@ void rcu_barrier(void)
 		wait_for_completion(&barrier_done);
 	}
 	mutex_unlock(&barrier_mutex);
+	cpu_maps_update_done();
 }

@@ -17,6 +17,7 @@
 #include <kernel/psci.h>
 #include <kernel/rcupdate.h>
 #include <kernel/sched.h>
+#include <kernel/smp.h>
 #include <kernel/task.h>
 #include <kernel/time.h>
 #include <kernel/timer.h>
@@ -478,6 +479,122 @@ static void hotplug_unconfirmed_off_kept(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, after.kmalloc_objects, before.kmalloc_objects);
 }
 
+struct barrier_probe {
+	struct rcu_head head;
+	volatile bool ran;
+	unsigned int target;
+	int down_err;
+	struct completion down_done;
+	/* A reader on another CPU holds the callback's grace period. */
+	u64 hold_ns;
+	volatile bool inside;
+	struct completion reader_done;
+};
+
+static void barrier_probe_fn(struct rcu_head *head)
+{
+	struct barrier_probe *p =
+		container_of(head, struct barrier_probe, head);
+
+	smp_store_release(&p->ran, true);
+}
+
+static void barrier_probe_queue(void *arg)
+{
+	struct barrier_probe *p = arg;
+
+	call_rcu(&p->head, barrier_probe_fn);
+}
+
+static int barrier_probe_reader(void *arg)
+{
+	struct barrier_probe *p = arg;
+	u64 end;
+
+	rcu_read_lock();
+	p->inside = true;
+	end = ktime_get_ns() + p->hold_ns;
+	while (ktime_get_ns() < end)
+		cpu_relax();
+	rcu_read_unlock();
+	complete(&p->reader_done);
+	return 0;
+}
+
+static int barrier_probe_down(void *arg)
+{
+	struct barrier_probe *p = arg;
+
+	p->down_err = cpu_down(p->target);
+	complete(&p->down_done);
+	return 0;
+}
+
+/*
+ * A callback queued on a CPU that is going down: its online bit is clear
+ * but its callbacks are not migrated yet (AFFINITY_INFO held at ON for a
+ * while, fault injected). Does an rcu_barrier() started in that window
+ * wait for the callback?
+ */
+static void hotplug_rcu_barrier_waits_for_going_down_cpu(struct kunit *test)
+{
+	static struct barrier_probe p;
+	unsigned int cpu = nr_cpu_ids - 1, other;
+	struct task_struct *t;
+	struct cpumask mask;
+
+	if (!have_cpus(test, 2) || !psci_checkable()) {
+		kunit_skip(test, "needs 2 CPUs and PSCI");
+		return;
+	}
+	other = cpumask_first(cpu_online_mask);
+	if (other == cpu)
+		other = cpumask_next(cpu, cpu_online_mask);
+	/* Off the reader's CPU while it spins, so as to queue meanwhile. */
+	cpumask_copy(&mask, cpu_possible_mask);
+	cpumask_clear_cpu(other, &mask);
+	set_cpus_allowed(current, &mask);
+	rcu_barrier();
+	p = (struct barrier_probe){.target = cpu, .hold_ns = 200000000ULL};
+	init_completion(&p.down_done);
+	init_completion(&p.reader_done);
+	/*
+	 * The reader keeps the callback's grace period from ending until the
+	 * down has parked the CPU's rcuc thread (the down's own grace period
+	 * waits for it too), so the callback cannot run before the CPU dies:
+	 * it must be migrated, and the barrier must wait for that.
+	 */
+	t = kthread_create(barrier_probe_reader, &p, "bp_reader");
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	kthread_bind(t, other);
+	wake_up_process(t);
+	while (!p.inside)
+		cpu_relax();
+	KUNIT_ASSERT_EQ(
+		test,
+		smp_call_function_single(cpu, barrier_probe_queue, &p, true),
+		0);
+	KUNIT_EXPECT_FALSE(test, completion_done(&p.reader_done));
+	set_cpus_allowed(current, cpu_possible_mask);
+	/* The 200 fast polls, then about 30 sleeps of 10 ms: a hold well
+	 * past the barrier's two grace periods, well short of the 1 s
+	 * after which the down gives up. */
+	psci_inject_affinity_on = 230;
+	t = kthread_run(barrier_probe_down, &p, "bp_down");
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	while (cpu_online(cpu))
+		msleep(1);
+	rcu_barrier();
+	KUNIT_EXPECT_TRUE(test, smp_load_acquire(&p.ran));
+	wait_for_completion(&p.down_done);
+	wait_for_completion(&p.reader_done);
+	psci_inject_affinity_on = 0;
+	KUNIT_EXPECT_EQ(test, p.down_err, 0);
+	rcu_barrier(); /* the probe's callback is done with p */
+	KUNIT_EXPECT_TRUE(test, p.ran);
+	KUNIT_EXPECT_EQ(test, cpu_up(cpu), 0);
+}
+
 /* Does going down give the CPU's area and idle stack back (mem counters)? */
 static void hotplug_down_frees_memory(struct kunit *test)
 {
@@ -617,6 +734,7 @@ static const struct kunit_case hotplug_cases[] = {
 	KUNIT_CASE(hotplug_up_survives_alloc_failures),
 	KUNIT_CASE(hotplug_slow_off_waits),
 	KUNIT_CASE(hotplug_unconfirmed_off_kept),
+	KUNIT_CASE(hotplug_rcu_barrier_waits_for_going_down_cpu),
 	KUNIT_CASE(hotplug_moves_threads_timers_irqs),
 	KUNIT_CASE(hotplug_boot_cpu),
 	KUNIT_CASE(hotplug_readers_never_see_poison),

@@ -18,6 +18,7 @@ struct reader {
 	volatile bool inside;
 	volatile bool left;
 	u64 left_ns;
+	unsigned long stall_reports; /* rcu_stall_reports as it left */
 	unsigned int cpu;
 	struct completion done;
 };
@@ -35,6 +36,7 @@ static int reader_thread(void *p)
 	while (ktime_get_ns() < end)
 		cpu_relax();
 	r->left_ns = ktime_get_ns();
+	r->stall_reports = READ_ONCE(rcu_stall_reports);
 	smp_store_release(&r->left, true);
 	rcu_read_unlock();
 	complete(&r->done);
@@ -210,28 +212,135 @@ static void rcu_many_callbacks_all_run(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, after.kmalloc_objects, before.kmalloc_objects);
 }
 
-/* Does a reader held past the stall timeout get reported, by CPU? */
+struct local_probe {
+	struct rcu_head head;
+	volatile bool ran;
+};
+
+static void local_probe_fn(struct rcu_head *head)
+{
+	smp_store_release(&container_of(head, struct local_probe, head)->ran,
+			  true);
+}
+
+/* What a reader on this CPU saw, from inside its section. */
+struct local_hold {
+	struct rcu_stats entry, exit;
+	u64 ticks;
+	bool ran_inside;
+	unsigned long stall_reports;
+	u64 unlock_ns;
+	unsigned int cpu;
+};
+
+/*
+ * Hold a read-side section on this CPU for hold_ms and at least
+ * min_ticks of its ticks (2 s more at most, then h->ticks says so), with
+ * p's callback queued inside it. On one CPU nothing else can run
+ * meanwhile, so the section itself records what RCU did.
+ */
+static void hold_reader_here(struct local_hold *h, struct local_probe *p,
+			     u64 hold_ms, u64 min_ticks)
+{
+	u64 t0, end, give_up;
+
+	p->ran = false;
+	rcu_read_lock();
+	h->cpu = smp_processor_id();
+	t0 = tick_count_cpu(h->cpu);
+	rcu_get_stats(&h->entry);
+	call_rcu(&p->head, local_probe_fn);
+	end = ktime_get_ns() + hold_ms * 1000000ULL;
+	give_up = end + 2000 * 1000000ULL;
+	while (ktime_get_ns() < end ||
+	       (tick_count_cpu(h->cpu) - t0 < min_ticks &&
+		ktime_get_ns() < give_up))
+		cpu_relax();
+	h->ticks = tick_count_cpu(h->cpu) - t0;
+	rcu_get_stats(&h->exit);
+	h->ran_inside = smp_load_acquire(&p->ran);
+	h->stall_reports = READ_ONCE(rcu_stall_reports);
+	h->unlock_ns = ktime_get_ns();
+	rcu_read_unlock();
+}
+
+/* Wait (up to 2 s) for p's callback; how long after h's unlock it ran. */
+static u64 wait_local_probe(struct local_hold *h, struct local_probe *p)
+{
+	u64 give_up = h->unlock_ns + 2000 * 1000000ULL;
+
+	while (!smp_load_acquire(&p->ran) && ktime_get_ns() < give_up)
+		msleep(1);
+	return ktime_get_ns() - h->unlock_ns;
+}
+
+/*
+ * A reader on this CPU (the only one, with -smp 1) spans several of its
+ * ticks with a callback queued inside: does no grace period started
+ * after it began end, and the callback not run, while it holds; and do
+ * both happen soon after rcu_read_unlock()?
+ */
+static void rcu_local_reader_holds_gp(struct kunit *test)
+{
+	static struct local_probe p;
+	struct local_hold h;
+	struct rcu_stats after;
+	u64 took;
+
+	rcu_barrier();
+	hold_reader_here(&h, &p, 0, 5);
+	KUNIT_EXPECT_GE(test, h.ticks, 5);
+	KUNIT_EXPECT_FALSE(test, h.ran_inside);
+	/* Whatever started after rcu_read_lock() is still running... */
+	KUNIT_EXPECT_LE(test, h.exit.gp_completed, h.entry.gp_seq);
+	/* ...and one is: the callback asked for it. */
+	KUNIT_EXPECT_GT(test, h.exit.gp_seq, h.exit.gp_completed);
+	took = wait_local_probe(&h, &p);
+	KUNIT_EXPECT_TRUE(test, smp_load_acquire(&p.ran));
+	/* "Soon after": well within a second, even under emulation. */
+	KUNIT_EXPECT_LT(test, took, 1000 * 1000000ULL);
+	rcu_get_stats(&after);
+	KUNIT_EXPECT_GT(test, after.gp_completed, h.entry.gp_seq);
+}
+
+/*
+ * Does a reader held past the stall timeout get reported, by CPU, and
+ * reported again while it persists? With one CPU the reader is this
+ * thread, and its own tick reports it.
+ */
 static void rcu_stall_reported_and_stops(struct kunit *test)
 {
+	static struct local_probe p;
 	static struct reader r;
-	unsigned long saved = rcu_stall_timeout_ms, reports;
+	unsigned long saved = rcu_stall_timeout_ms, reports, held;
 	static char log[8192];
+	struct local_hold h;
+	unsigned int cpu;
 	char want[64];
 	size_t n;
 
-	if (!have_cpus(test, 2))
-		return;
 	rcu_barrier();
 	rcu_stall_timeout_ms = 300;
 	reports = rcu_stall_reports;
-	start_reader(&r, 900);
-	synchronize_rcu(); /* a grace period the reader holds up */
-	wait_for_completion(&r.done);
-	KUNIT_EXPECT_GT(test, rcu_stall_reports, reports);
+	/* 1000 ms: reports due at about 300, 600 and 900 ms. */
+	if (num_online_cpus() >= 2) {
+		start_reader(&r, 1000);
+		synchronize_rcu(); /* a grace period the reader holds up */
+		wait_for_completion(&r.done);
+		held = r.stall_reports - reports;
+		cpu = r.cpu;
+	} else {
+		hold_reader_here(&h, &p, 1000, 0);
+		wait_local_probe(&h, &p);
+		KUNIT_EXPECT_TRUE(test, smp_load_acquire(&p.ran));
+		held = h.stall_reports - reports;
+		cpu = h.cpu;
+	}
+	KUNIT_EXPECT_GE(test, held, 2);
 	n = log_read(log, sizeof(log) - 1);
 	log[n] = '\0';
 	snprintf(want, sizeof(want), "rcu detected stalls on CPUs: { %u }",
-		 r.cpu);
+		 cpu);
 	KUNIT_EXPECT_NOT_NULL(test, strstr(log, want));
 	reports = rcu_stall_reports;
 	msleep(800);
@@ -282,6 +391,7 @@ static void rcu_gp_leaves_idle_cpus_alone(struct kunit *test)
 static const struct kunit_case rcu_cases[] = {
 	KUNIT_CASE(rcu_gp_leaves_idle_cpus_alone),
 	KUNIT_CASE(rcu_sync_returns),
+	KUNIT_CASE(rcu_local_reader_holds_gp),
 	KUNIT_CASE(rcu_sync_waits_for_reader),
 	KUNIT_CASE(rcu_sync_expedited_waits_for_reader),
 	KUNIT_CASE(rcu_callback_after_grace_period),
