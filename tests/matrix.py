@@ -541,10 +541,16 @@ BOOTS = [
 
     # -- negative tests: expected lines, no KTAP ------------------------------
     # A write to .rodata must end in a panic with a full report and a
-    # symbolised call trace, then power off.
+    # symbolised call trace, then power off; die() names the CPU, and the
+    # panic stops the other one (the stop IPI) and says so.
     fault_boot("rodata", r"\bESR\b", r"\bFAR\b", r"\bELR\b", REGISTERS,
+               r"^Exception: ESR 0x[0-9a-f]{8}, EC 0x25: DABT \(current EL\), IL 32 bits$",
+               r"^CPU: [01]$",
                expect_in_order=(r"Call trace:",
-                                r"^\s+fault_inject\+0x[0-9a-f]+/0x[0-9a-f]+")),
+                                r"^\s+fault_inject\+0x[0-9a-f]+/0x[0-9a-f]+",
+                                r"^Kernel panic - not syncing: Oops: Fatal exception$",
+                                r"^smp: stopped 1 other CPU\(s\)$",
+                                r"^---\[ end Kernel panic - not syncing: Oops \]---$")),
     # Hardening: kernel text is not writable, data is not executable, and
     # a stack buffer overrun is caught by the per-boot canary.
     fault_boot("text", r"Unable to handle kernel write at virtual address ffffffc0",
