@@ -551,6 +551,16 @@ BOOTS = [
                                 r"^Kernel panic - not syncing: Oops: Fatal exception$",
                                 r"^smp: stopped 1 other CPU\(s\)$",
                                 r"^---\[ end Kernel panic - not syncing: Oops \]---$")),
+    # An undefined instruction (udf #0): EC 0 (printed with %#x: no 0x),
+    # with the full report.
+    fault_boot("undef",
+               r"^Exception: ESR 0x02000000, EC 0: Unknown/Uncategorized, IL 32 bits$",
+               r"^ESR: 0x0000000002000000  FAR: ", REGISTERS, r"^CPU: [01]$",
+               r"^pc : fault_undef\+0x[0-9a-f]+/0x[0-9a-f]+$",
+               expect_in_order=(r"Call trace:",
+                                r"^\s+fault_undef\+0x[0-9a-f]+/0x[0-9a-f]+$",
+                                r"^\s+fault_inject\+0x[0-9a-f]+/0x[0-9a-f]+$",
+                                r"^smp: stopped 1 other CPU\(s\)$")),
     # Hardening: kernel text is not writable, data is not executable, and
     # a stack buffer overrun is caught by the per-boot canary.
     fault_boot("text", r"Unable to handle kernel write at virtual address ffffffc0",
