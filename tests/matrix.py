@@ -599,7 +599,9 @@ BOOTS = [
          shim_dtb="truncated",
          ktap=False,
          banner=(),
-         expect=(r"(?i)device tree",),
+         expect=(r"^dt: device tree at 0x44000000 is malformed: FDT_ERR_[A-Z]+$",
+                 r"^Cannot boot: no valid device tree\.$"),
+         forbid=(r"\bno device tree\b",),
          end="halt"),
     # No DTB at all (x0 = 0).
     Boot("dtb-missing",
@@ -607,7 +609,9 @@ BOOTS = [
          shim_dtb="none",
          ktap=False,
          banner=(),
-         expect=(r"(?i)device tree",),
+         expect=(r"^dt: no device tree: the boot loader passed x0 = 0$",
+                 r"^Cannot boot: no valid device tree\.$"),
+         forbid=(r"\bis malformed\b",),
          end="halt"),
     # The shim with a good DTB at an address of its own (0x44000000): the
     # kernel must take the DTB from x0, wherever it is.
