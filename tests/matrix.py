@@ -279,19 +279,25 @@ BOOTS = [
     Boot("virt-smp1-128M",
          ["--smp", "1", "--mem", "128M", "--cpu", "cortex-a53"],
          append="test=all poweroff"),
+    # QEMU's -kernel puts the Image at 0x40200000 (U-Boot elsewhere, below).
     Boot("virt-smp4-2G",
          ["--smp", "4", "--mem", "2G", "--cpu", "cortex-a53"],
-         append="test=all poweroff"),
+         append="test=all poweroff",
+         expect=(r"^Kernel: physical 0x40200000, ",)),
     Boot("virt-el2-smp4",
          ["--el2", "--smp", "4"],
          append="test=all poweroff"),
+    # Through U-Boot: booti loads the Image at ${kernel_addr_r}, 0x40400000
+    # (tools/mkdisk.sh), not where -kernel does: it runs wherever it is put.
     Boot("virt-uboot-smp4",
          ["--uboot", "--smp", "4", "--mem", "256M"],
-         append="test=all poweroff"),
+         append="test=all poweroff",
+         expect=(r"^Kernel: physical 0x40400000, ",)),
     # U-Boot and the kernel both at EL2 (virtualization=on): PSCI over SMC.
     Boot("virt-uboot-el2-smp4",
          ["--uboot", "--el2", "--smp", "4", "--mem", "256M"],
-         append="test=all poweroff"),
+         append="test=all poweroff",
+         expect=(r"^Kernel: physical 0x40400000, ",)),
 
     # -- Raspberry Pi 3 B under QEMU (raspi3b): Debian's DTB, entry at EL2, --
     # -- spin table, BCM2836 local + armctrl interrupts, no PSCI; console: ---
