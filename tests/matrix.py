@@ -287,6 +287,13 @@ BOOTS = [
     Boot("virt-el2-smp4",
          ["--el2", "--smp", "4"],
          append="test=all poweroff"),
+    # A tick rate other than the default 100: the timer suite measures
+    # against the HZ the command line set.
+    Boot("virt-smp4-hz250",
+         ["--smp", "4"],
+         append="test=timer,smp,sched hz=250 poweroff",
+         expect=(r"^Timer: \d+ Hz, HZ=250, ",
+                 r"# tick_advances_at_hz: CPU\d+, HZ=250: \d+ ticks")),
     # Through U-Boot: booti loads the Image at ${kernel_addr_r}, 0x40400000
     # (tools/mkdisk.sh), not where -kernel does: it runs wherever it is put.
     Boot("virt-uboot-smp4",
