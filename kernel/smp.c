@@ -20,6 +20,7 @@
 #include <kernel/sched.h>
 #include <kernel/smp.h>
 #include <kernel/stop_machine.h>
+#include <kernel/time.h>
 #include <kernel/spinlock.h>
 #include <kernel/mm.h>
 #include <lib/errno.h>
@@ -197,13 +198,29 @@ void on_each_cpu(smp_call_func_t func, void *info, bool wait)
 	preempt_enable();
 }
 
+/*
+ * Each other online CPU clears its online bit and waits, IRQs off (see
+ * ipi_stop()). Waits up to a second for them, then says which stopped.
+ */
 void smp_send_stop(void)
 {
-	struct cpumask others;
+	struct cpumask others, left;
+	unsigned int timeout_ms = 1000;
+	char list[64];
 
 	cpumask_copy(&others, cpu_online_mask);
 	cpumask_clear_cpu(smp_processor_id(), &others);
+	if (cpumask_empty(&others))
+		return;
 	send_ipi(&others, IPI_STOP);
+	while (cpumask_and(&left, &others, cpu_online_mask) && timeout_ms--)
+		udelay(1000);
+	if (cpumask_empty(&left)) {
+		pr_emerg("stopped %u other CPU(s)\n", cpumask_weight(&others));
+		return;
+	}
+	cpumap_print_list(list, sizeof(list), &left);
+	pr_emerg("failed to stop CPU(s) %s\n", list);
 }
 
 void smp_send_backtrace(const struct cpumask *mask)
