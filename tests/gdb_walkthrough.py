@@ -119,6 +119,20 @@ def let_print_then_stop():
     return open(QEMU_LOG, errors="replace").read()
 
 
+# Where an idle CPU waits (kernel/sched/idle.c; cpu_do_idle() may be inlined).
+IDLE_LOOP = {"cpu_do_idle", "cpu_startup_entry"}
+
+
+def bt_funcs(depth=12):
+    """The selected thread's backtrace, innermost first, as function names
+    (inlined frames included)."""
+    try:
+        bt = run(f"bt {depth}")
+    except gdb.error as e:  # e.g. a frame in memory no longer mapped
+        bt = str(e)
+    return re.findall(r"^#\d+\s+(?:0x[0-9a-f]+ in )?(\w+) \(", bt, re.M)
+
+
 def step_name(s):
     return re.sub(r"[^A-Za-z0-9_]+", "_", s).strip("_")
 
@@ -181,6 +195,27 @@ try:
     t4 = [l for l in threads.splitlines() if re.match(r"^\*?\s+4\s", l)]
     report(t4 and "halted" in t4[0], "info_threads_cpu3_halted",
            t4[0].strip() if t4 else "no thread 4")
+    # "halted" only says WFI or off: an idle CPU is halted too. The frames
+    # tell them apart: CPU 3 made its last call in psci_cpu_off() (inlined
+    # into psci_die_cpu(), under psci_call() and arm_smccc_hvc()), an idle
+    # online CPU sits in its idle loop.
+    here = gdb.selected_thread().num
+    run("thread 4")
+    bt = bt_funcs()
+    report("psci_cpu_off" in bt, "bt_cpu3_in_psci_cpu_off",
+           " <- ".join(bt) or "no frames")
+    idle = [int(m.group(1)) for m in
+            re.finditer(r"^\*?\s+(\d+)\s.*\[halted ?\]", threads, re.M)
+            if int(m.group(1)) not in (4, here)]
+    idle_bt = {}
+    for t in idle:
+        run(f"thread {t}")
+        idle_bt[t] = bt_funcs()
+    report(idle_bt and all(IDLE_LOOP & set(b) for b in idle_bt.values()),
+           "bt_idle_cpus_in_idle_loop",
+           "; ".join(f"thread {t}: {' <- '.join(b)}"
+                     for t, b in idle_bt.items()) or "no halted online CPU")
+    run(f"thread {here}")
     hp = run("hp-cpus")
     gdb.write(hp)
     hp_online = {}
