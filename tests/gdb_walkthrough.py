@@ -133,6 +133,20 @@ def bt_funcs(depth=12):
     return re.findall(r"^#\d+\s+(?:0x[0-9a-f]+ in )?(\w+) \(", bt, re.M)
 
 
+def idle_backtraces(threads, exclude):
+    """{thread: backtrace} of every halted (WFI) vCPU in the `info threads`
+    text but the selected one and exclude; the selection is kept."""
+    here = gdb.selected_thread().num
+    out = {}
+    for m in re.finditer(r"^\*?\s+(\d+)\s.*\[halted ?\]", threads, re.M):
+        t = int(m.group(1))
+        if t != here and t not in exclude:
+            run(f"thread {t}")
+            out[t] = bt_funcs()
+    run(f"thread {here}")
+    return out
+
+
 def step_name(s):
     return re.sub(r"[^A-Za-z0-9_]+", "_", s).strip("_")
 
@@ -204,18 +218,10 @@ try:
     bt = bt_funcs()
     report("psci_cpu_off" in bt, "bt_cpu3_in_psci_cpu_off",
            " <- ".join(bt) or "no frames")
-    idle = [int(m.group(1)) for m in
-            re.finditer(r"^\*?\s+(\d+)\s.*\[halted ?\]", threads, re.M)
-            if int(m.group(1)) not in (4, here)]
-    idle_bt = {}
-    for t in idle:
-        run(f"thread {t}")
-        idle_bt[t] = bt_funcs()
-    report(idle_bt and all(IDLE_LOOP & set(b) for b in idle_bt.values()),
-           "bt_idle_cpus_in_idle_loop",
-           "; ".join(f"thread {t}: {' <- '.join(b)}"
-                     for t, b in idle_bt.items()) or "no halted online CPU")
     run(f"thread {here}")
+    # The idle CPUs at this stop; if all happened to be busy (a tick, an
+    # RCU thread), the next stops of section 3 look again.
+    idle_bt = idle_backtraces(threads, (4,))
     hp = run("hp-cpus")
     gdb.write(hp)
     hp_online = {}
@@ -228,6 +234,8 @@ try:
     # Let cmd_cpus print, stop again at the next prompt's command.
     run("delete")
     log = let_print_then_stop()
+    if not idle_bt:
+        idle_bt = idle_backtraces(run("info threads"), (4,))
     shell = {}
     table = log[log.rfind("CPU        MPIDR STATE"):]
     for line in table.splitlines()[1:]:
@@ -271,6 +279,8 @@ try:
         hp_rcu = run("hp-rcu")
         run("delete")
         log = let_print_then_stop()
+        if not idle_bt:
+            idle_bt = idle_backtraces(run("info threads"), (4,))
         shell_rcu = log[log.rfind("hpk> rcu"):log.rfind("hpk> hotplug")]
         mine, theirs = rcu_fields(hp_rcu), rcu_fields(shell_rcu)
         rcu_diag = f"hp-rcu {mine}, shell {theirs}"
@@ -278,6 +288,10 @@ try:
             rcu_agree = True
             break
     report(rcu_agree, "hp_rcu_agrees_with_shell_rcu", rcu_diag)
+    report(idle_bt and all(IDLE_LOOP & set(b) for b in idle_bt.values()),
+           "bt_idle_cpus_in_idle_loop",
+           "; ".join(f"thread {t}: {' <- '.join(b)}"
+                     for t, b in idle_bt.items()) or "no halted online CPU")
     # hp-log reads the ring: it holds what the console printed.
     hplog = run("hp-log")
     report("CPU3 is down" in hplog and "Boot complete." in hplog,
