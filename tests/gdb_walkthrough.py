@@ -119,6 +119,34 @@ def let_print_then_stop():
     return open(QEMU_LOG, errors="replace").read()
 
 
+# Where an idle CPU waits (kernel/sched/idle.c; cpu_do_idle() may be inlined).
+IDLE_LOOP = {"cpu_do_idle", "cpu_startup_entry"}
+
+
+def bt_funcs(depth=12):
+    """The selected thread's backtrace, innermost first, as function names
+    (inlined frames included)."""
+    try:
+        bt = run(f"bt {depth}")
+    except gdb.error as e:  # e.g. a frame in memory no longer mapped
+        bt = str(e)
+    return re.findall(r"^#\d+\s+(?:0x[0-9a-f]+ in )?(\w+) \(", bt, re.M)
+
+
+def idle_backtraces(threads, exclude):
+    """{thread: backtrace} of every halted (WFI) vCPU in the `info threads`
+    text but the selected one and exclude; the selection is kept."""
+    here = gdb.selected_thread().num
+    out = {}
+    for m in re.finditer(r"^\*?\s+(\d+)\s.*\[halted ?\]", threads, re.M):
+        t = int(m.group(1))
+        if t != here and t not in exclude:
+            run(f"thread {t}")
+            out[t] = bt_funcs()
+    run(f"thread {here}")
+    return out
+
+
 def step_name(s):
     return re.sub(r"[^A-Za-z0-9_]+", "_", s).strip("_")
 
@@ -181,6 +209,19 @@ try:
     t4 = [l for l in threads.splitlines() if re.match(r"^\*?\s+4\s", l)]
     report(t4 and "halted" in t4[0], "info_threads_cpu3_halted",
            t4[0].strip() if t4 else "no thread 4")
+    # "halted" only says WFI or off: an idle CPU is halted too. The frames
+    # tell them apart: CPU 3 made its last call in psci_cpu_off() (inlined
+    # into psci_die_cpu(), under psci_call() and arm_smccc_hvc()), an idle
+    # online CPU sits in its idle loop.
+    here = gdb.selected_thread().num
+    run("thread 4")
+    bt = bt_funcs()
+    report("psci_cpu_off" in bt, "bt_cpu3_in_psci_cpu_off",
+           " <- ".join(bt) or "no frames")
+    run(f"thread {here}")
+    # The idle CPUs at this stop; if all happened to be busy (a tick, an
+    # RCU thread), the next stops of section 3 look again.
+    idle_bt = idle_backtraces(threads, (4,))
     hp = run("hp-cpus")
     gdb.write(hp)
     hp_online = {}
@@ -193,6 +234,8 @@ try:
     # Let cmd_cpus print, stop again at the next prompt's command.
     run("delete")
     log = let_print_then_stop()
+    if not idle_bt:
+        idle_bt = idle_backtraces(run("info threads"), (4,))
     shell = {}
     table = log[log.rfind("CPU        MPIDR STATE"):]
     for line in table.splitlines()[1:]:
@@ -236,6 +279,8 @@ try:
         hp_rcu = run("hp-rcu")
         run("delete")
         log = let_print_then_stop()
+        if not idle_bt:
+            idle_bt = idle_backtraces(run("info threads"), (4,))
         shell_rcu = log[log.rfind("hpk> rcu"):log.rfind("hpk> hotplug")]
         mine, theirs = rcu_fields(hp_rcu), rcu_fields(shell_rcu)
         rcu_diag = f"hp-rcu {mine}, shell {theirs}"
@@ -243,6 +288,10 @@ try:
             rcu_agree = True
             break
     report(rcu_agree, "hp_rcu_agrees_with_shell_rcu", rcu_diag)
+    report(idle_bt and all(IDLE_LOOP & set(b) for b in idle_bt.values()),
+           "bt_idle_cpus_in_idle_loop",
+           "; ".join(f"thread {t}: {' <- '.join(b)}"
+                     for t, b in idle_bt.items()) or "no halted online CPU")
     # hp-log reads the ring: it holds what the console printed.
     hplog = run("hp-log")
     report("CPU3 is down" in hplog and "Boot complete." in hplog,

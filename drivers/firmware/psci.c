@@ -234,15 +234,33 @@ static int psci_kill_cpu(unsigned int cpu)
 	return -ETIMEDOUT;
 }
 
-/* Not the CPU a Trusted OS that cannot migrate lives on. */
+/*
+ * Fault injection: when >= 0, MIGRATE_INFO_TYPE answers this and
+ * MIGRATE_INFO_UP_CPU answers psci_inject_tos_mpidr, without asking the
+ * firmware. QEMU's firmware has no Trusted OS, so only this reaches the
+ * refusal below.
+ */
+int psci_inject_tos_type = -1;
+u64 psci_inject_tos_mpidr;
+
+/*
+ * Not the CPU a uniprocessor Trusted OS lives on: it cannot migrate
+ * (type 1), or could but the kernel never asks it to (type 0: no
+ * MIGRATE call here, as in Linux). Type 2 or NOT_SUPPORTED: none.
+ */
 static bool psci_cpu_can_disable(unsigned int cpu)
 {
-	int type = psci_call(psci.migrate_info_type, 0, 0, 0);
+	int injected = READ_ONCE(psci_inject_tos_type);
+	int type = injected >= 0 ? injected
+				 : psci_call(psci.migrate_info_type, 0, 0, 0);
 	u64 tos_cpu;
 
 	if (type != PSCI_TOS_UP_MIGRATE && type != PSCI_TOS_UP_NO_MIGRATE)
 		return true;
-	tos_cpu = (u64)psci.invoke(psci.migrate_info_up_cpu, 0, 0, 0);
+	if (injected >= 0)
+		tos_cpu = READ_ONCE(psci_inject_tos_mpidr);
+	else
+		tos_cpu = (u64)psci.invoke(psci.migrate_info_up_cpu, 0, 0, 0);
 	return (tos_cpu & MPIDR_HWID_MASK) != cpu_logical_map(cpu);
 }
 

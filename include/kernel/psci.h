@@ -37,6 +37,11 @@ extern u64 psci_inject_cpu_on_mpidr;
 /* Fault injection: AFFINITY_INFO answers ON this many more times (<0:
  * for ever), as a CPU slow to go off, or one that never does. */
 extern int psci_inject_affinity_on;
+/* Fault injection: when >= 0, MIGRATE_INFO_TYPE answers this (0/1: a
+ * uniprocessor Trusted OS, 2: none) and MIGRATE_INFO_UP_CPU answers
+ * psci_inject_tos_mpidr, as firmware with a resident Trusted OS would. */
+extern int psci_inject_tos_type;
+extern u64 psci_inject_tos_mpidr;
 /* Offline CPUs park in the kernel pen (hotplug_pen), not CPU_OFF. */
 bool psci_offline_parks(void);
 

@@ -14,6 +14,7 @@
 #include <kernel/mm.h>
 #include <kernel/params.h>
 #include <kernel/percpu.h>
+#include <kernel/printk.h>
 #include <kernel/psci.h>
 #include <kernel/rcupdate.h>
 #include <kernel/sched.h>
@@ -23,6 +24,7 @@
 #include <kernel/timer.h>
 #include <kernel/wait.h>
 #include <lib/errno.h>
+#include <string.h>
 
 #define HP_MAGIC 0x600dc0ffee15600dULL
 
@@ -713,6 +715,48 @@ static void hotplug_moves_threads_timers_irqs(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cpu_up(cpu), 0);
 }
 
+/*
+ * Does a CPU that went down and came back take ticks again? A thread bound
+ * to it keeps it busy (an idle CPU stops its tick); its tick count must
+ * advance by a few within a bounded wait, polled, not slept for.
+ */
+#define TICKS_AGAIN 3
+#define TICKS_AGAIN_WAIT_NS (5 * 1000000000ULL)
+
+static void hotplug_up_cpu_ticks_again(struct kunit *test)
+{
+	static struct mover m;
+	unsigned int cpu = nr_cpu_ids - 1;
+	struct task_struct *t;
+	u64 before, got, end;
+
+	if (!have_cpus(test, 2))
+		return;
+	KUNIT_ASSERT_EQ(test, cpu_down(cpu), 0);
+	KUNIT_ASSERT_EQ(test, cpu_up(cpu), 0);
+	m = (struct mover){0};
+	init_completion(&m.done);
+	t = kthread_create(keep_running, &m, "ticker/%u", cpu);
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	kthread_bind(t, cpu);
+	before = tick_count_cpu(cpu);
+	wake_up_process(t);
+	end = ktime_get_ns() + TICKS_AGAIN_WAIT_NS;
+	while (tick_count_cpu(cpu) < before + TICKS_AGAIN &&
+	       ktime_get_ns() < end)
+		msleep(10);
+	got = tick_count_cpu(cpu) - before;
+	m.stop = true;
+	wait_for_completion(&m.done);
+	if (got < TICKS_AGAIN)
+		kunit_info(test,
+			   "CPU%u took %llu tick(s) in 5 s busy after "
+			   "coming back, wanted %d",
+			   cpu, (unsigned long long)got, TICKS_AGAIN);
+	KUNIT_EXPECT_GE(test, got, TICKS_AGAIN);
+	KUNIT_EXPECT_TRUE(test, cpumask_test_cpu(cpu, &m.seen));
+}
+
 /* Can the boot CPU go down (when the firmware allows) and come back? */
 static void hotplug_boot_cpu(struct kunit *test)
 {
@@ -723,6 +767,53 @@ static void hotplug_boot_cpu(struct kunit *test)
 	KUNIT_EXPECT_NE(test, smp_processor_id(), 0);
 	KUNIT_EXPECT_EQ(test, cpu_up(0), 0);
 	KUNIT_EXPECT_TRUE(test, cpu_online(0));
+}
+
+/*
+ * The firmware reports a uniprocessor Trusted OS resident on the boot CPU
+ * (MIGRATE_INFO_TYPE 0 or 1, fault injected; QEMU has none). Is that CPU
+ * refused with -EBUSY and the reason in the log, the mask unchanged, while
+ * another CPU still goes down and up? With type 2 (no Trusted OS needs a
+ * CPU) may the boot CPU go again?
+ */
+static void hotplug_trusted_os_cpu_refused(struct kunit *test)
+{
+	static const char why[] = "CPU0: cannot take it down: the firmware "
+				  "does not allow it (PSCI MIGRATE_INFO_TYPE)";
+	static char log[512];
+	unsigned int other = nr_cpu_ids - 1;
+	struct cpumask mask;
+
+	if (!have_cpus(test, 2) || board.cpus[0].method != ENABLE_METHOD_PSCI ||
+	    !psci_available()) {
+		kunit_skip(test, "needs 2 CPUs and PSCI");
+		return;
+	}
+	all_up();
+	psci_inject_tos_mpidr = cpu_logical_map(0);
+	for (int type = 0; type <= 1; type++) {
+		u64 head = READ_ONCE(log_head);
+		size_t n;
+
+		psci_inject_tos_type = type;
+		cpumask_copy(&mask, cpu_online_mask);
+		KUNIT_EXPECT_EQ(test, cpu_down(0), -EBUSY);
+		/* Only what was printed since: not an earlier refusal. */
+		n = log_read(log, min(sizeof(log) - 1,
+				      (size_t)(READ_ONCE(log_head) - head)));
+		log[n] = '\0';
+		KUNIT_EXPECT_NOT_NULL(test, strstr(log, why));
+		KUNIT_EXPECT_TRUE(test, cpu_online(0));
+		KUNIT_EXPECT_TRUE(test, cpumask_equal(&mask, cpu_online_mask));
+		KUNIT_EXPECT_EQ(test, cpu_down(other), 0);
+		KUNIT_EXPECT_FALSE(test, cpu_online(other));
+		KUNIT_EXPECT_EQ(test, cpu_up(other), 0);
+	}
+	psci_inject_tos_type = 2; /* the MPIDR no longer matters */
+	KUNIT_EXPECT_EQ(test, cpu_down(0), 0);
+	KUNIT_EXPECT_EQ(test, cpu_up(0), 0);
+	psci_inject_tos_type = -1;
+	all_up();
 }
 
 static const struct kunit_case hotplug_cases[] = {
@@ -736,7 +827,9 @@ static const struct kunit_case hotplug_cases[] = {
 	KUNIT_CASE(hotplug_unconfirmed_off_kept),
 	KUNIT_CASE(hotplug_rcu_barrier_waits_for_going_down_cpu),
 	KUNIT_CASE(hotplug_moves_threads_timers_irqs),
+	KUNIT_CASE(hotplug_up_cpu_ticks_again),
 	KUNIT_CASE(hotplug_boot_cpu),
+	KUNIT_CASE(hotplug_trusted_os_cpu_refused),
 	KUNIT_CASE(hotplug_readers_never_see_poison),
 	KUNIT_CASE(hotplug_every_design_protects_readers),
 	{},
