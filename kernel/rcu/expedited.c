@@ -92,7 +92,8 @@ void synchronize_rcu_expedited(void)
 	preempt_disable(); /* the caller's CPU must not change under us */
 	exp_select_cpus(&targets);
 	preempt_enable();
-	smp_call_function_many(&targets, rcu_exp_handler, NULL, true);
+	/* Not waiting for the handlers: exp_mask says who reported. */
+	smp_call_function_many(&targets, rcu_exp_handler, NULL, false);
 	wait_for_completion(&exp_done);
 	rcu_record_sample(exp_ns, &nr_exp_samples, ktime_get_ns() - t0);
 	mutex_unlock(&exp_mutex);
