@@ -8,7 +8,10 @@ description over real boards' DTBs and the SD-card images, a smoke run of
 `N passed, N failed`. --only NAME selects boots and host checks by name.
 
 Usage: tests/run.py [--only NAME] [--list] [--jobs N] [--timeout S] [--no-host]
-                    [--image FILE] [--self-test]
+                    [--image FILE] [--self-test] [--repeat N] [--hog]
+
+--repeat N --hog runs boots N times each beside a busy loop that takes one
+host core: a test that fails only on a busy host is a broken test.
 
 A boot with a script types into the kernel's monitor shell through QEMU's
 stdin (see "typing into the console" below).
@@ -19,6 +22,7 @@ Logs go to build/test-logs/NAME.log. Exit status 0 only when nothing failed.
 import argparse
 import codecs
 import concurrent.futures
+import dataclasses
 import os
 import re
 import selectors
@@ -911,6 +915,10 @@ def parse_args():
     ap.add_argument("--image", help="kernel Image to boot (default build/Image)")
     ap.add_argument("--self-test", action="store_true",
                     help="test the KTAP parser and the console script, and exit")
+    ap.add_argument("--repeat", type=int, default=1, metavar="N",
+                    help="run each selected boot N times (logs NAME.1.log ...); no host checks")
+    ap.add_argument("--hog", action="store_true",
+                    help="keep one host core busy with a spinning process while the boots run")
     args = ap.parse_args()
     if args.image:
         args.image = os.path.abspath(args.image)
@@ -961,6 +969,14 @@ def run_boots(boots, args):
     return tuple(totals)
 
 
+def start_hog():
+    """A busy loop on the host (--hog): boots must pass with one host core
+    taken, as they must on a CI machine shared with other work."""
+    print("run.py: --hog: a spinning process keeps one host core busy", flush=True)
+    return subprocess.Popen([sys.executable, "-c", "while True: pass"],
+                            start_new_session=True)
+
+
 def interrupted(signum, frame):
     raise KeyboardInterrupt
 
@@ -972,6 +988,10 @@ def main():
         return self_test()
     matrix = SCALE_BOOTS if args.scale else BOOTS
     boots = [b for b in matrix if not args.only or any(o in b.name for o in args.only)]
+    if args.repeat > 1:
+        boots = [dataclasses.replace(b, name=f"{b.name}.{i}")
+                 for i in range(1, args.repeat + 1) for b in boots]
+        args.no_host = True
     if args.list:
         list_boots(boots)
         return 0
@@ -983,6 +1003,7 @@ def main():
     if boots and not os.path.exists(image):
         print(f"FAIL  {image} not found: run make first", flush=True)
         boots, failed = [], 1
+    hog = start_hog() if args.hog else None
     try:
         p, f = run_boots(boots, args)
         passed, failed = passed + p, failed + f
@@ -996,6 +1017,9 @@ def main():
     except KeyboardInterrupt:
         print("run.py: interrupted", file=sys.stderr)
         return 130
+    finally:
+        if hog:
+            stop(hog, signal.SIGKILL)
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
 
