@@ -7,6 +7,8 @@
  *   fail_cpu_off=N|forever  AFFINITY_INFO answers ON N more times (a CPU
  *                           slow to go off) or for ever (never confirmed)
  *   fail_alloc_up=N         the Nth allocation of the next cpu_up() fails
+ *   fail_up_step=NAME       step NAME of the next cpu_up() fails (-EIO),
+ *                           e.g. sched:active, after the CPU runs
  *   fail_cpu=CPU            that CPU is started at a dead end (smp.c)
  *
  * Set before the secondary CPUs come up, so the boot meets them first;
@@ -29,8 +31,11 @@ KERNEL_PARAM(fail_cpu_off, "fault injection: AFFINITY_INFO says ON N more "
 			   "times, or 'forever'");
 KERNEL_PARAM(fail_alloc_up,
 	     "fault injection: the Nth allocation of the next cpu_up() fails");
+KERNEL_PARAM(fail_up_step,
+	     "fault injection: step NAME of the next cpu_up() fails (-EIO)");
 
 static unsigned int fail_alloc_up_nth;
+static char fail_up_step[24]; /* a step name, "" for none */
 
 /* A PSCI error by name or number; 0 if it is neither. */
 static int parse_psci_error(const char *s)
@@ -96,6 +101,10 @@ void hotplug_faults_init(void)
 		parse_cpu_on(val);
 	if (param_get("fail_cpu_off", val, sizeof(val)))
 		parse_cpu_off(val);
+	if (param_get("fail_up_step", val, sizeof(val))) {
+		hotplug_inject_step_failure(val);
+		pr_warn("step %s of the next CPU up will fail\n", val);
+	}
 	if (param_get("fail_alloc_up", val, sizeof(val))) {
 		if (param_get_ulong("fail_alloc_up", &n) || !n || n > 1000) {
 			pr_err("fail_alloc_up=%s: want 1-1000: ignored\n", val);
@@ -105,6 +114,21 @@ void hotplug_faults_init(void)
 				n);
 		}
 	}
+}
+
+/* The next cpu_up()'s step name fails once (NULL: none). */
+void hotplug_inject_step_failure(const char *name)
+{
+	strlcpy(fail_up_step, name ? name : "", sizeof(fail_up_step));
+}
+
+/* For the step table going up: does step name fail now (once)? */
+bool hotplug_fault_fail_step(const char *name)
+{
+	if (!fail_up_step[0] || strcmp(fail_up_step, name))
+		return false;
+	fail_up_step[0] = '\0';
+	return true;
 }
 
 /* For cpu_up(): the allocation to fail in this up, once (0: none). */

@@ -15,6 +15,15 @@
  *	..., percpu     then its callbacks, timers, idle stack and per-CPU
  *	                area are moved or freed
  *
+ * If the firmware never confirms the CPU off, the down stops there, but
+ * once the CPU has provably left the kernel (arch_cpu_left_kernel()) the
+ * steps marked once_left still run: sleepers wait on its callbacks and
+ * timers. Its stack and per-CPU area wait for the confirmation.
+ *
+ * Steps after arch:bringup run with the CPU alive; if one fails coming
+ * up, the CPU is taken down for real (down steps, CPU_OFF, AFFINITY_INFO)
+ * before anything of it is freed.
+ *
  * Writers are serialised by cpu_hotplug_lock; readers of the online mask
  * take no lock at all (include/kernel/cpu.h). For the benchmark, readers
  * may instead use one of the 2013 thread's other designs, whose writer
@@ -44,6 +53,8 @@ struct cpuhp_step {
 	int (*startup)(unsigned int cpu);
 	int (*teardown)(unsigned int cpu);
 	bool on_cpu; /* runs on the CPU itself, interrupts off */
+	/* Down step safe once the CPU left the kernel, confirmed off or not. */
+	bool once_left;
 };
 
 /* Steps a surviving CPU runs around the ones on the CPU itself. */
@@ -141,6 +152,7 @@ int __cpu_up(unsigned int cpu);
 int __cpu_die(unsigned int cpu);
 void hotplug_faults_init(void);
 unsigned int hotplug_fault_take_alloc(void);
+bool hotplug_fault_fail_step(const char *name);
 
 enum cpuhp_state {
 	CPUHP_PERCPU,
@@ -165,8 +177,9 @@ static const struct cpuhp_step cpuhp_steps[CPUHP_NR_STEPS] = {
 	[CPUHP_PERCPU] = {"percpu:area", percpu_up, percpu_down},
 	[CPUHP_IDLE] = {"sched:idle", idle_thread_prepare, idle_thread_release},
 	[CPUHP_RCU_THREAD] = {"rcu:thread", rcu_thread_up, NULL},
-	[CPUHP_TIMERS] = {"timers:dead", NULL, timers_down},
-	[CPUHP_RCU_CALLBACKS] = {"rcu:callbacks", NULL, rcu_callbacks_down},
+	[CPUHP_TIMERS] = {"timers:dead", NULL, timers_down, .once_left = true},
+	[CPUHP_RCU_CALLBACKS] = {"rcu:callbacks", NULL, rcu_callbacks_down,
+				 .once_left = true},
 	/* Power on and wait for it / wait until AFFINITY_INFO says off. */
 	[CPUHP_BRINGUP] = {"arch:bringup", __cpu_up, __cpu_die},
 	/* On the CPU itself. */
@@ -185,6 +198,11 @@ static const struct cpuhp_step cpuhp_steps[CPUHP_NR_STEPS] = {
 
 static DEFINE_MUTEX(cpu_hotplug_lock);
 static enum cpuhp_phase cpu_phase[NR_CPUS];
+/*
+ * After a down stopped at "not confirmed off": the highest step below
+ * bring-up not yet undone; CPUHP_NR_STEPS when no down stopped there.
+ */
+static int cpu_kept_from[NR_CPUS];
 
 #define HP_SAMPLES 64 /* latencies kept for the figures */
 
@@ -210,6 +228,11 @@ static int run_step(unsigned int cpu, int i, bool up)
 
 	if (!fn)
 		return 0;
+	if (up && hotplug_fault_fail_step(cpuhp_steps[i].name)) {
+		pr_err("CPU%u: step %s fails going up (fault injected)\n", cpu,
+		       cpuhp_steps[i].name);
+		return -EIO;
+	}
 	if (cpuhp_steps[i].on_cpu)
 		return fn(cpu);
 	t0 = ktime_get_ns();
@@ -238,17 +261,90 @@ void cpuhp_ap_teardown(unsigned int cpu)
 			run_step(cpu, i, false);
 }
 
-/* Undo steps [0, last) of a failed up, newest first. */
+/*
+ * The firmware did not confirm cpu off. If the CPU provably left the
+ * kernel, it will never touch its callbacks and timers again: move them
+ * now, or a synchronize_rcu() caller, an msleep() and rcu_barrier() wait
+ * on them for ever. Only its stack and per-CPU area wait for the firmware.
+ * Returns the highest step still to undo once it confirms.
+ */
+static int down_unconfirmed(unsigned int cpu)
+{
+	int i = CPUHP_BRINGUP - 1;
+
+	if (!arch_cpu_left_kernel(cpu)) {
+		pr_crit("CPU%u: never left the kernel: its callbacks and "
+			"timers stay with it\n",
+			cpu);
+		return i;
+	}
+	for (; i >= 0 && cpuhp_steps[i].once_left; i--)
+		run_step(cpu, i, false);
+	pr_warn("CPU%u: left the kernel: its callbacks and timers moved, "
+		"its stack and per-CPU area wait for the firmware\n",
+		cpu);
+	return i;
+}
+
+/*
+ * Down, running the down steps from top to 0; a failing step before the
+ * CPU is gone undoes the ones done, up to top (it is online again).
+ */
+static int cpuhp_down_from(unsigned int cpu, int top)
+{
+	int err;
+
+	cpu_kept_from[cpu] = CPUHP_NR_STEPS;
+	for (int i = top; i >= 0; i--) {
+		if (cpuhp_steps[i].on_cpu)
+			continue;
+		err = run_step(cpu, i, false);
+		if (err && i > CPUHP_BRINGUP) { /* still running: undo */
+			for (int j = i + 1; j <= top; j++)
+				if (!cpuhp_steps[j].on_cpu)
+					run_step(cpu, j, true);
+			return err;
+		}
+		if (err) { /* not confirmed off: freeing its memory is unsafe */
+			cpu_kept_from[cpu] = down_unconfirmed(cpu);
+			return err;
+		}
+	}
+	return 0;
+}
+
+static int cpuhp_down(unsigned int cpu)
+{
+	return cpuhp_down_from(cpu, CPUHP_NR_STEPS - 1);
+}
+
+/*
+ * Undo steps [0, last) of a failed up, newest first. Before bring-up
+ * nothing runs on the CPU: free. After it, the CPU runs on its stack and
+ * per-CPU area: take it down for real, so they are freed only once the
+ * firmware confirms it off.
+ */
 static void rollback(unsigned int cpu, int last)
 {
+	if (last > CPUHP_BRINGUP) {
+		pr_err("CPU%u: failed after bring-up: taking it down before "
+		       "freeing its memory\n",
+		       cpu);
+		if (cpuhp_down_from(cpu, last - 1))
+			pr_crit("CPU%u: the rollback's down failed: its memory "
+				"is kept\n",
+				cpu);
+		return;
+	}
 	for (int i = last - 1; i >= 0; i--)
-		if (!cpuhp_steps[i].on_cpu && i != CPUHP_BRINGUP)
+		if (!cpuhp_steps[i].on_cpu)
 			run_step(cpu, i, false);
 }
 
 /* The failing step's error is returned (-ENOMEM, -EIO, -ETIMEDOUT...). */
 static int cpuhp_up(unsigned int cpu)
 {
+	cpu_kept_from[cpu] = CPUHP_NR_STEPS;
 	for (int i = 0; i < CPUHP_NR_STEPS; i++) {
 		int err;
 
@@ -259,27 +355,6 @@ static int cpuhp_up(unsigned int cpu)
 			rollback(cpu, i);
 			return err;
 		}
-	}
-	return 0;
-}
-
-/* Down, from the top; a failing step before the CPU is gone undoes. */
-static int cpuhp_down(unsigned int cpu)
-{
-	int err;
-
-	for (int i = CPUHP_NR_STEPS - 1; i >= 0; i--) {
-		if (cpuhp_steps[i].on_cpu)
-			continue;
-		err = run_step(cpu, i, false);
-		if (err && i > CPUHP_BRINGUP) { /* still running: undo */
-			for (int j = i + 1; j < CPUHP_NR_STEPS; j++)
-				if (!cpuhp_steps[j].on_cpu)
-					run_step(cpu, j, true);
-			return err;
-		}
-		if (err) /* not confirmed off: freeing its memory is unsafe */
-			return err;
 	}
 	return 0;
 }
@@ -301,8 +376,11 @@ static const char *down_refusal(unsigned int cpu)
 	if (!ops || !ops->cpu_die)
 		return "its enable method cannot take it down";
 	if (ops->cpu_can_disable && !ops->cpu_can_disable(cpu))
-		return "the firmware does not allow it (PSCI "
-		       "MIGRATE_INFO_TYPE)";
+		return board.psci.version == 1
+			       ? "the firmware cannot confirm a CPU off "
+				 "(PSCI 0.1 has no AFFINITY_INFO)"
+			       : "the firmware does not allow it (PSCI "
+				 "MIGRATE_INFO_TYPE)";
 	return NULL;
 }
 
@@ -359,7 +437,7 @@ static int finish_unconfirmed_down(unsigned int cpu)
 		       cpu);
 		return -EBUSY;
 	}
-	for (int i = CPUHP_BRINGUP - 1; i >= 0; i--)
+	for (int i = cpu_kept_from[cpu]; i >= 0; i--)
 		if (!cpuhp_steps[i].on_cpu)
 			run_step(cpu, i, false);
 	WRITE_ONCE(cpu_phase[cpu], CPUHP_PHASE_OFF);
@@ -369,6 +447,7 @@ static int finish_unconfirmed_down(unsigned int cpu)
 
 int cpu_up(unsigned int cpu)
 {
+	enum cpuhp_phase phase;
 	unsigned int fail_nth;
 	u64 t0;
 	int err;
@@ -398,7 +477,14 @@ int cpu_up(unsigned int cpu)
 	if (fail_nth)
 		current->fail_alloc_nth = 0;
 	cpus_write_unlock();
-	WRITE_ONCE(cpu_phase[cpu], err ? CPUHP_PHASE_OFF : CPUHP_PHASE_ONLINE);
+	/* A failure after bring-up was a real down: it may be unconfirmed. */
+	if (!err || cpu_online(cpu))
+		phase = CPUHP_PHASE_ONLINE;
+	else if (cpu_kept_from[cpu] < CPUHP_BRINGUP)
+		phase = CPUHP_PHASE_UNCONFIRMED;
+	else
+		phase = CPUHP_PHASE_OFF;
+	WRITE_ONCE(cpu_phase[cpu], phase);
 	if (err)
 		hp_stats.up_failed++;
 	else

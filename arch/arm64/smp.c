@@ -134,6 +134,20 @@ void secondary_start_kernel(void)
 
 static bool should_die[NR_CPUS];
 static struct completion cpu_died;
+/*
+ * Set by a dying CPU as its last act in the kernel, after its own down
+ * steps: from then on it touches none of the kernel's lists (RCU
+ * callbacks, timers), only its stack and per-CPU area on the way into the
+ * firmware. Per CPU and cleared by each __cpu_die(), unlike the shared
+ * cpu_died completion, so it speaks for this CPU and this attempt only.
+ */
+static bool teardown_reached[NR_CPUS];
+
+bool arch_cpu_left_kernel(unsigned int cpu)
+{
+	/* Pairs with the smp_store_release() in arch_cpu_idle_dead(). */
+	return cpu < NR_CPUS && smp_load_acquire(&teardown_reached[cpu]);
+}
 
 bool cpu_should_die(void)
 {
@@ -153,6 +167,8 @@ void arch_cpu_idle_dead(void)
 	cpuhp_ap_teardown(cpu);
 	WRITE_ONCE(should_die[cpu], false);
 	complete(&cpu_died);
+	/* Its lists are left for good; pairs with arch_cpu_left_kernel(). */
+	smp_store_release(&teardown_reached[cpu], true);
 	ops->cpu_die(cpu);
 	/* Only if the firmware refused: stay here, interrupts off. */
 	pr_crit("CPU%u: could not power off; parked with interrupts off\n",
@@ -172,6 +188,7 @@ int __cpu_die(unsigned int cpu)
 	int err;
 
 	init_completion(&cpu_died);
+	WRITE_ONCE(teardown_reached[cpu], false);
 	smp_store_release(&should_die[cpu], true);
 	smp_send_reschedule(cpu); /* out of WFI, into the idle loop's check */
 	if (!wait_for_completion_spin_timeout(

@@ -3,6 +3,10 @@
  * from the /psci node, reads the version, and offers CPU_ON, CPU_OFF,
  * AFFINITY_INFO and SYSTEM_OFF. PSCI 0.1 (compatible "arm,psci" only)
  * has no fixed IDs and no SYSTEM_OFF: its IDs come from the node.
+ *
+ * PSCI 0.1 has no AFFINITY_INFO either, so nothing can confirm that a
+ * CPU which called CPU_OFF is off; a down frees the CPU's stack and
+ * per-CPU area only once it is confirmed, so on 0.1 downs are refused.
  */
 #define pr_fmt(fmt) "psci: " fmt
 #include <asm/smccc.h>
@@ -148,6 +152,8 @@ static int psci_probe(const struct dt_device *dev)
 				      "arm,psci-1.0")) {
 		read_v01_ids(dev->node);
 		board.psci.version = 1; /* 0.1 */
+		pr_warn("PSCI 0.1: no AFFINITY_INFO to confirm a CPU off: CPU "
+			"downs refused\n");
 		return 0;
 	}
 	use_pen = param_has("hotplug_pen");
@@ -206,8 +212,12 @@ static int psci_kill_cpu(unsigned int cpu)
 
 	if (use_pen)
 		return cpu_pen_wait(cpu);
-	if (!psci.affinity_info)
-		return 0; /* PSCI 0.1: nothing to ask */
+	if (!psci.affinity_info) { /* PSCI 0.1: cannot confirm, keep all */
+		pr_err("CPU%u: no AFFINITY_INFO (PSCI 0.1): cannot confirm it "
+		       "off\n",
+		       cpu);
+		return -EOPNOTSUPP;
+	}
 	/* CPU_OFF usually lands within microseconds: poll fast at first. */
 	for (int us = 0; us < CPU_KILL_SPIN_US; us += 10) {
 		state = psci_affinity_info(mpidr);
@@ -251,10 +261,13 @@ u64 psci_inject_tos_mpidr;
 static bool psci_cpu_can_disable(unsigned int cpu)
 {
 	int injected = READ_ONCE(psci_inject_tos_type);
-	int type = injected >= 0 ? injected
-				 : psci_call(psci.migrate_info_type, 0, 0, 0);
+	int type;
 	u64 tos_cpu;
 
+	if (!psci.affinity_info && !use_pen)
+		return false; /* PSCI 0.1: a down could never be confirmed */
+	type = injected >= 0 ? injected
+			     : psci_call(psci.migrate_info_type, 0, 0, 0);
 	if (type != PSCI_TOS_UP_MIGRATE && type != PSCI_TOS_UP_NO_MIGRATE)
 		return true;
 	if (injected >= 0)

@@ -39,6 +39,12 @@ void smp_enable_ipis(void);
 /* How many IPIs of a type cpu has taken since it last came up (0: offline). */
 u64 ipi_count(unsigned int ipi, unsigned int cpu);
 
+/*
+ * Whether a CPU going down has left the kernel for good (it ran its own
+ * down steps and is on its way into the firmware), confirmed off or not.
+ */
+bool arch_cpu_left_kernel(unsigned int cpu);
+
 /* Run queued cross-CPU calls on this CPU (a CPU going down drains). */
 void flush_smp_call_function_queue(void);
 

@@ -6,6 +6,7 @@
 #include <asm/barrier.h>
 #include <kernel/board.h>
 #include <kernel/cpu.h>
+#include <kernel/cpu_ops.h>
 #include <kernel/hotplug_sync.h>
 #include <kernel/current.h>
 #include <kernel/irq.h>
@@ -38,6 +39,24 @@ static bool psci_checkable(void)
 {
 	return board.cpus[0].method == ENABLE_METHOD_PSCI && psci_available() &&
 	       !psci_offline_parks();
+}
+
+/* Does the firmware take CPUs down at all (PSCI 0.1 cannot confirm)? */
+static bool downs_allowed(struct kunit *test)
+{
+	unsigned int cpu = nr_cpu_ids - 1;
+	const struct cpu_operations *ops = get_cpu_ops(cpu);
+
+	if (!ops || !ops->cpu_can_disable || ops->cpu_can_disable(cpu))
+		return true;
+	kunit_skip(test, "the firmware refuses CPU downs");
+	return false;
+}
+
+/* n CPUs online, and downs allowed. */
+static bool have_down_cpus(struct kunit *test, unsigned int n)
+{
+	return have_cpus(test, n) && downs_allowed(test);
 }
 
 /* Bring every present CPU back, whatever a test did. */
@@ -188,7 +207,7 @@ static void hotplug_readers_never_see_poison(struct kunit *test)
 	unsigned long cycles = 200;
 	struct cycle_result res;
 
-	if (!have_cpus(test, 2))
+	if (!have_down_cpus(test, 2))
 		return;
 	param_get_ulong("hotplug_cycles", &cycles);
 	res = readers_under_hotplug(test, cycles, false);
@@ -219,7 +238,7 @@ static void hotplug_every_design_protects_readers(struct kunit *test)
 	unsigned int nr_readers = min(last, 4U); /* readers on 1..3 at most */
 	struct cpumask cpu0;
 
-	if (!have_cpus(test, 3))
+	if (!have_down_cpus(test, 3))
 		return;
 	cpumask_clear(&cpu0);
 	cpumask_set_cpu(0, &cpu0);
@@ -279,6 +298,8 @@ static void hotplug_last_cpu_refused(struct kunit *test)
 	unsigned int cpu, last = 0;
 	struct cpumask here;
 
+	if (!downs_allowed(test))
+		return;
 	/* Stay put, so the CPU we keep is the one we run on. */
 	cpumask_clear(&here);
 	cpumask_set_cpu(smp_processor_id(), &here);
@@ -301,7 +322,7 @@ static void hotplug_double_down_and_up(struct kunit *test)
 {
 	unsigned int cpu = nr_cpu_ids - 1;
 
-	if (!have_cpus(test, 2))
+	if (!have_down_cpus(test, 2))
 		return;
 	KUNIT_EXPECT_EQ(test, cpu_down(cpu), 0);
 	KUNIT_EXPECT_EQ(test, cpu_down(cpu), -EALREADY);
@@ -326,7 +347,7 @@ static void hotplug_bound_thread_refuses(struct kunit *test)
 	unsigned int threads = nr_threads();
 	struct task_struct *t;
 
-	if (!have_cpus(test, 2))
+	if (!have_down_cpus(test, 2))
 		return;
 	init_completion(&release);
 	t = kthread_create(wait_on, &release, "bound/%u", cpu);
@@ -358,7 +379,7 @@ static void hotplug_failed_up_rolls_back(struct kunit *test)
 	struct mem_stats before, after;
 	struct cpumask mask;
 
-	if (!have_cpus(test, 2) || !psci_checkable()) {
+	if (!have_down_cpus(test, 2) || !psci_checkable()) {
 		kunit_skip(test, "needs 2 CPUs and PSCI");
 		return;
 	}
@@ -393,7 +414,7 @@ static void hotplug_up_survives_alloc_failures(struct kunit *test)
 	struct cpumask mask;
 	int err = -ENOMEM;
 
-	if (!have_cpus(test, 2))
+	if (!have_down_cpus(test, 2))
 		return;
 	KUNIT_ASSERT_EQ(test, cpu_down(cpu), 0);
 	rcu_barrier();
@@ -434,7 +455,7 @@ static void hotplug_slow_off_waits(struct kunit *test)
 {
 	unsigned int cpu = nr_cpu_ids - 1;
 
-	if (!have_cpus(test, 2) || !psci_checkable()) {
+	if (!have_down_cpus(test, 2) || !psci_checkable()) {
 		kunit_skip(test, "needs 2 CPUs and PSCI");
 		return;
 	}
@@ -458,7 +479,7 @@ static void hotplug_unconfirmed_off_kept(struct kunit *test)
 	unsigned int cpu = nr_cpu_ids - 1;
 	struct mem_stats before, after;
 
-	if (!have_cpus(test, 2) || !psci_checkable()) {
+	if (!have_down_cpus(test, 2) || !psci_checkable()) {
 		kunit_skip(test, "needs 2 CPUs and PSCI");
 		return;
 	}
@@ -545,7 +566,7 @@ static void hotplug_rcu_barrier_waits_for_going_down_cpu(struct kunit *test)
 	struct task_struct *t;
 	struct cpumask mask;
 
-	if (!have_cpus(test, 2) || !psci_checkable()) {
+	if (!have_down_cpus(test, 2) || !psci_checkable()) {
 		kunit_skip(test, "needs 2 CPUs and PSCI");
 		return;
 	}
@@ -597,13 +618,178 @@ static void hotplug_rcu_barrier_waits_for_going_down_cpu(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cpu_up(cpu), 0);
 }
 
+struct stranded_probe {
+	struct barrier_probe cb; /* a call_rcu() callback held on the CPU */
+	struct timer_list timer;
+	volatile bool timer_fired;
+	volatile bool sync_started, sync_done; /* synchronize_rcu() */
+	volatile bool sleep_started, sleep_done; /* msleep() */
+	unsigned int cpu;
+};
+
+static struct stranded_probe sp;
+
+/* Starts on sp.cpu, free to move after: what it queues stays there. */
+static void run_on_target(void)
+{
+	struct cpumask one;
+
+	cpumask_clear(&one);
+	cpumask_set_cpu(sp.cpu, &one);
+	set_cpus_allowed(current, &one);
+	set_cpus_allowed(current, cpu_possible_mask);
+}
+
+static int stranded_sync(void *arg)
+{
+	run_on_target();
+	sp.sync_started = true;
+	synchronize_rcu();
+	sp.sync_done = true;
+	return 0;
+}
+
+static int stranded_sleep(void *arg)
+{
+	run_on_target();
+	sp.sleep_started = true;
+	msleep(2000); /* its timer stays on sp.cpu while it waits */
+	sp.sleep_done = true;
+	return 0;
+}
+
+static void stranded_timer_fn(struct timer_list *t)
+{
+	sp.timer_fired = true;
+}
+
+/*
+ * AFFINITY_INFO never confirms the CPU off while a call_rcu() callback, a
+ * sleeping synchronize_rcu() caller, an msleep() and a timer sit on it.
+ * The down stops at "not confirmed off": does rcu_barrier() still wait
+ * for the callback, and do the sleepers return and the timer fire (the
+ * CPU left the kernel, so its lists move), with its memory kept?
+ */
+static void hotplug_unconfirmed_off_moves_callbacks_timers(struct kunit *test)
+{
+	unsigned int cpu = nr_cpu_ids - 1, other;
+	struct task_struct *t;
+	u64 end;
+
+	if (!have_down_cpus(test, 2) || !psci_checkable()) {
+		kunit_skip(test, "needs 2 CPUs and PSCI");
+		return;
+	}
+	other = cpumask_first(cpu_online_mask);
+	rcu_barrier();
+	memset(&sp, 0, sizeof(sp));
+	sp.cpu = cpu;
+	sp.cb.hold_ns = 200000000ULL;
+	init_completion(&sp.cb.reader_done);
+	/* Holds the grace periods until the down parked the CPU's rcuc. */
+	t = kthread_create(barrier_probe_reader, &sp.cb, "sp_reader");
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	kthread_bind(t, other);
+	wake_up_process(t);
+	while (!sp.cb.inside)
+		cpu_relax();
+	KUNIT_ASSERT_EQ(test,
+			smp_call_function_single(cpu, barrier_probe_queue,
+						 &sp.cb, true),
+			0);
+	KUNIT_ASSERT_NOT_NULL(test,
+			      kthread_run(stranded_sync, NULL, "sp_sync"));
+	KUNIT_ASSERT_NOT_NULL(test,
+			      kthread_run(stranded_sleep, NULL, "sp_sleep"));
+	while (!sp.sync_started || !sp.sleep_started)
+		msleep(1);
+	timer_setup(&sp.timer, stranded_timer_fn);
+	add_timer_on(&sp.timer, jiffies + msecs_to_jiffies(2000), cpu);
+	psci_inject_affinity_on = -1;
+	KUNIT_EXPECT_EQ(test, cpu_down(cpu), -ETIMEDOUT);
+	KUNIT_EXPECT_EQ(test, cpuhp_phase(cpu), CPUHP_PHASE_UNCONFIRMED);
+	KUNIT_EXPECT_NOT_NULL(test, percpu_area(cpu)); /* kept */
+	rcu_barrier();
+	KUNIT_EXPECT_TRUE(test, smp_load_acquire(&sp.cb.ran));
+	/* Events, not a fixed sleep: up to 20 s of kernel time. */
+	end = ktime_get_ns() + 20000000000ULL;
+	while ((!sp.sync_done || !sp.sleep_done || !sp.timer_fired) &&
+	       ktime_get_ns() < end)
+		msleep(10);
+	KUNIT_EXPECT_TRUE(test, sp.sync_done);
+	KUNIT_EXPECT_TRUE(test, sp.sleep_done);
+	KUNIT_EXPECT_TRUE(test, sp.timer_fired);
+	wait_for_completion(&sp.cb.reader_done);
+	psci_inject_affinity_on = 0;
+	KUNIT_EXPECT_EQ(test, cpu_up(cpu), 0);
+	all_up();
+}
+
+/*
+ * A step after bring-up fails coming up (fault injected): the CPU already
+ * runs on its stack and per-CPU area. Is it taken down for real, its
+ * memory freed only once the firmware says it is off, with a clear
+ * message, and does the next up work?
+ */
+static void hotplug_failed_step_after_bringup(struct kunit *test)
+{
+	static const char *const steps[] = {"sched:active", "kthreads:park",
+					    "cpu:online"};
+	unsigned int cpu = nr_cpu_ids - 1;
+	struct mem_stats before, after;
+
+	if (!have_down_cpus(test, 2) || !psci_checkable()) {
+		kunit_skip(test, "needs 2 CPUs and PSCI");
+		return;
+	}
+	KUNIT_ASSERT_EQ(test, cpu_down(cpu), 0);
+	rcu_barrier();
+	mem_get_stats(&before);
+	for (unsigned int i = 0; i < ARRAY_SIZE(steps); i++) {
+		hotplug_inject_step_failure(steps[i]);
+		KUNIT_EXPECT_EQ(test, cpu_up(cpu), -EIO);
+		KUNIT_EXPECT_FALSE(test, cpu_online(cpu));
+		KUNIT_EXPECT_EQ(test, cpuhp_phase(cpu), CPUHP_PHASE_OFF);
+		KUNIT_EXPECT_NULL(test, percpu_area(cpu));
+		/* Freed, so it must be off: the firmware agrees. */
+		KUNIT_EXPECT_EQ(test, psci_affinity_info(cpu_logical_map(cpu)),
+				PSCI_AFFINITY_OFF);
+		rcu_barrier();
+		mem_get_stats(&after);
+		KUNIT_EXPECT_EQ(test, after.kmalloc_objects,
+				before.kmalloc_objects);
+	}
+	hotplug_inject_step_failure(NULL);
+	KUNIT_EXPECT_EQ(test, cpu_up(cpu), 0);
+	all_up();
+}
+
+/*
+ * PSCI 0.1 has no AFFINITY_INFO: nothing can confirm a CPU off. Is a down
+ * refused with the reason, the CPU online with its memory?
+ */
+static void hotplug_psci01_refuses_downs(struct kunit *test)
+{
+	unsigned int cpu = nr_cpu_ids - 1;
+
+	if (!have_cpus(test, 2) || board.cpus[0].method != ENABLE_METHOD_PSCI ||
+	    board.psci.version != 1) {
+		kunit_skip(test, "needs 2 CPUs and PSCI 0.1");
+		return;
+	}
+	KUNIT_EXPECT_EQ(test, cpu_down(cpu), -EBUSY);
+	KUNIT_EXPECT_TRUE(test, cpu_online(cpu));
+	KUNIT_EXPECT_EQ(test, cpuhp_phase(cpu), CPUHP_PHASE_ONLINE);
+	KUNIT_EXPECT_NOT_NULL(test, percpu_area(cpu));
+}
+
 /* Does going down give the CPU's area and idle stack back (mem counters)? */
 static void hotplug_down_frees_memory(struct kunit *test)
 {
 	unsigned int cpu = nr_cpu_ids - 1;
 	struct mem_stats on, off, back;
 
-	if (!have_cpus(test, 2))
+	if (!have_down_cpus(test, 2))
 		return;
 	mem_get_stats(&on);
 	KUNIT_ASSERT_NOT_NULL(test, percpu_area(cpu));
@@ -666,7 +852,7 @@ static void hotplug_moves_threads_timers_irqs(struct kunit *test)
 	struct task_struct *t;
 	struct cpumask one;
 
-	if (!have_cpus(test, 2))
+	if (!have_down_cpus(test, 2))
 		return;
 	m = (struct mover){0};
 	init_completion(&m.done);
@@ -730,7 +916,7 @@ static void hotplug_up_cpu_ticks_again(struct kunit *test)
 	struct task_struct *t;
 	u64 before, got, end;
 
-	if (!have_cpus(test, 2))
+	if (!have_down_cpus(test, 2))
 		return;
 	KUNIT_ASSERT_EQ(test, cpu_down(cpu), 0);
 	KUNIT_ASSERT_EQ(test, cpu_up(cpu), 0);
@@ -760,7 +946,7 @@ static void hotplug_up_cpu_ticks_again(struct kunit *test)
 /* Can the boot CPU go down (when the firmware allows) and come back? */
 static void hotplug_boot_cpu(struct kunit *test)
 {
-	if (!have_cpus(test, 2))
+	if (!have_down_cpus(test, 2))
 		return;
 	KUNIT_ASSERT_EQ(test, cpu_down(0), 0);
 	KUNIT_EXPECT_FALSE(test, cpu_online(0));
@@ -784,8 +970,8 @@ static void hotplug_trusted_os_cpu_refused(struct kunit *test)
 	unsigned int other = nr_cpu_ids - 1;
 	struct cpumask mask;
 
-	if (!have_cpus(test, 2) || board.cpus[0].method != ENABLE_METHOD_PSCI ||
-	    !psci_available()) {
+	if (!have_down_cpus(test, 2) ||
+	    board.cpus[0].method != ENABLE_METHOD_PSCI || !psci_available()) {
 		kunit_skip(test, "needs 2 CPUs and PSCI");
 		return;
 	}
@@ -826,6 +1012,9 @@ static const struct kunit_case hotplug_cases[] = {
 	KUNIT_CASE(hotplug_slow_off_waits),
 	KUNIT_CASE(hotplug_unconfirmed_off_kept),
 	KUNIT_CASE(hotplug_rcu_barrier_waits_for_going_down_cpu),
+	KUNIT_CASE(hotplug_unconfirmed_off_moves_callbacks_timers),
+	KUNIT_CASE(hotplug_failed_step_after_bringup),
+	KUNIT_CASE(hotplug_psci01_refuses_downs),
 	KUNIT_CASE(hotplug_moves_threads_timers_irqs),
 	KUNIT_CASE(hotplug_up_cpu_ticks_again),
 	KUNIT_CASE(hotplug_boot_cpu),
