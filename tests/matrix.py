@@ -70,6 +70,8 @@ class Boot:
     #   "valid"     QEMU's own DTB for this machine, bootargs = append
     #   "truncated" its first TRUNCATED_DTB_BYTES bytes
     #   "none"      no DTB at all (x0 = 0)
+    #   "psci-0.1"  "valid" with a PSCI 0.1 /psci node (QEMU rewrites /psci
+    #               for -kernel boots, so only the shim keeps it)
     #   a path      that file
     shim_dtb: str = ""
     # MPIDRs: boot with QEMU's own DTB cut down to the CPU nodes with these
@@ -665,6 +667,19 @@ BOOTS = [
          shim_dtb="valid",
          append="poweroff",
          ktap=False),
+    # PSCI 0.1 has no AFFINITY_INFO: no down can be confirmed, so none is
+    # taken (issue 15, finding 2); nor SYSTEM_OFF, so the boot halts.
+    Boot("psci-v01-via-shim",
+         ["--smp", "4", "--mem", "256M"],
+         shim_dtb="psci-0.1",
+         append="test=hotplug poweroff",
+         banner=("el", "memory", "cpus"),
+         expect=(r"\bpsci: PSCI 0\.1: no AFFINITY_INFO to confirm a CPU off: CPU downs refused$",
+                 r"\bCPU3: cannot take it down: the firmware cannot confirm a CPU off "
+                 r"\(PSCI 0\.1 has no AFFINITY_INFO\)$",
+                 r"\bok \d+ hotplug_psci01_refuses_downs$"),
+         forbid=(r"\bnot confirmed off\b",),
+         end="halt"),
 ]
 
 

@@ -616,9 +616,24 @@ def run_qemu(argv, timeout, log, script=None):
     return run
 
 
+# QEMU's PSCI 0.1 function IDs (its base 0x95c1ba5e: SUSPEND, OFF, ON, MIGRATE).
+PSCI_V01_IDS = {"cpu_suspend": 0x95c1ba5e, "cpu_off": 0x95c1ba5f,
+                "cpu_on": 0x95c1ba60, "migrate": 0x95c1ba61}
+
+
+def psci_v01(path):
+    """Turns the DTB's /psci node into a PSCI 0.1 one: compatible "arm,psci"
+    only, each function's ID a property (QEMU answers the 0.1 IDs too)."""
+    subprocess.run(["fdtput", "-t", "s", path, "/psci", "compatible", "arm,psci"],
+                   check=True)
+    for prop, fn in PSCI_V01_IDS.items():
+        subprocess.run(["fdtput", "-t", "x", path, "/psci", prop, f"{fn:x}"], check=True)
+
+
 def prepare_dtb(boot, qemu, log):
     """Makes the DTB that boot.shim_dtb asks for; returns qemu.sh's --bad-dtb."""
-    if boot.shim_dtb == "none" or boot.shim_dtb not in ("valid", "truncated"):
+    if boot.shim_dtb == "none" or boot.shim_dtb not in ("valid", "truncated",
+                                                        "psci-0.1"):
         return boot.shim_dtb
     os.makedirs(DTB_DIR, exist_ok=True)
     path = os.path.join(DTB_DIR, boot.name + ".dtb")
@@ -626,6 +641,8 @@ def prepare_dtb(boot, qemu, log):
     if boot.append:
         argv += ["--append", boot.append]
     subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=log, stderr=log, check=True)
+    if boot.shim_dtb == "psci-0.1":
+        psci_v01(path)
     if boot.shim_dtb == "truncated":
         with open(path, "rb") as f:
             data = f.read(TRUNCATED_DTB_BYTES)
