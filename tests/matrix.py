@@ -442,7 +442,9 @@ BOOTS = [
          script=(
              Step(PROMPT, "off 3\r", expect=(
                  r"\bCPU3: AFFINITY_INFO still says ON after \d+ ms$",
-                 r"\bCPU3: not confirmed off \(-110\): keeping its stack and per-CPU area$")),
+                 r"\bCPU3: not confirmed off \(-110\): keeping its stack and per-CPU area$",
+                 r"\bCPU3: left the kernel: its callbacks and timers moved, its stack "
+                 r"and per-CPU area wait for the firmware$")),
              Step(PROMPT, "on 3\r", expect=(
                  r"\bCPU3: still not confirmed off: not restarting it$",)),
              Step(PROMPT, "cpus\r", expect=(r"^\s*3\s+0x3 unconfirmed\b",
