@@ -928,7 +928,9 @@ static void hotplug_up_cpu_ticks_again(struct kunit *test)
 	before = tick_count_cpu(cpu);
 	wake_up_process(t);
 	end = ktime_get_ns() + TICKS_AGAIN_WAIT_NS;
-	while (tick_count_cpu(cpu) < before + TICKS_AGAIN &&
+	/* The ticks must come while it runs: wait until it ran, too. */
+	while ((tick_count_cpu(cpu) < before + TICKS_AGAIN ||
+		!cpumask_test_cpu(cpu, &m.seen)) &&
 	       ktime_get_ns() < end)
 		msleep(10);
 	got = tick_count_cpu(cpu) - before;
