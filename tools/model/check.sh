@@ -5,7 +5,12 @@
 #                     synchronize_rcu() of cpu_down() returns (weak fairness)
 #   3 model_mutant    without the grace period in cpu_down() (NO_GP_WAIT)
 #                     spin must find the use-after-free
-# Prints KTAP version 1; exits 0 only if all three pass. Runs from any
+# and tools/model/late_arrival.pml (a secondary that arrives late):
+#   4 model_late_arrival                  the start-slot handshake holds
+#   5 model_late_plain_mutant             PLAIN (the old code) must fail
+#   6 model_late_rollback_mutant          ROLLBACK_CLAIMED must fail
+#   7 model_late_mpidr_mutant             NO_MPIDR_CHECK must fail
+# Prints KTAP version 1; exits 0 only if all pass. Runs from any
 # directory; works in build/model/ under the repository root.
 set -u
 
@@ -25,14 +30,15 @@ done
 CFLAGS="-O2 -w"
 DEPTH=3000000 # DFS stack; the safety search reaches ~400000
 
-# run NAME SPIN_DEFINES CC_DEFINES PAN_ARGS: build and run pan in
+# run NAME SPIN_DEFINES CC_DEFINES PAN_ARGS [MODEL]: build and run pan in
 # $scratch/NAME; sets out (pan's output), states, errors, secs.
 run() {
 	local name=$1 sdefs=$2 cdefs=$3 pargs=$4 dir=$scratch/$1 t0 t1
-	rm -rf "$dir" && mkdir -p "$dir" && cp "$model" "$dir/" || return 1
+	local file=${5:-$model}
+	rm -rf "$dir" && mkdir -p "$dir" && cp "$file" "$dir/" || return 1
 	t0=$(date +%s.%N)
 	out=$(cd "$dir" &&
-		spin $sdefs -a hotplug_rcu.pml >spin.log 2>&1 &&
+		spin $sdefs -a "$(basename "$file")" >spin.log 2>&1 &&
 		gcc $CFLAGS $cdefs -o pan pan.c >gcc.log 2>&1 &&
 		./pan $pargs 2>&1 | tee pan.log)
 	t1=$(date +%s.%N)
@@ -50,7 +56,7 @@ diag() {
 
 fails=0
 echo "KTAP version 1"
-echo "1..3"
+echo "1..7"
 
 # The real model must pass: no error, and the whole depth searched.
 expect_clean() { # N NAME
@@ -88,5 +94,31 @@ else
 	echo "not ok 3 model_mutant"
 	fails=$((fails + 1))
 fi
+
+# 4-7: the late-arrival handshake; each mutant must fail an assertion.
+late=$here/late_arrival.pml
+run late_arrival "" "-DSAFETY" "" "$late"
+diag late_arrival
+expect_clean 4 model_late_arrival
+
+late_rejected() { # N NAME DEFINE
+	run "$2" "$3" "-DSAFETY -DBFS" "" "$late"
+	diag "$2"
+	if [ "$errors" != 0 ] && [ "$errors" != "?" ] &&
+		[ -s "$scratch/$2/late_arrival.pml.trail" ]; then
+		grep -E "^pan:1:" <<<"$out" | head -1 |
+			sed 's/^/# counterexample: /'
+		echo "# replay: cd build/model/$2 &&" \
+		     "spin $3 -t -p -g late_arrival.pml"
+		echo "ok $1 model_$2"
+	else
+		echo "# the $3 mutant produced no counterexample"
+		echo "not ok $1 model_$2"
+		fails=$((fails + 1))
+	fi
+}
+late_rejected 5 late_plain_mutant -DPLAIN
+late_rejected 6 late_rollback_mutant -DROLLBACK_CLAIMED
+late_rejected 7 late_mpidr_mutant -DNO_MPIDR_CHECK
 
 [ "$fails" = 0 ]
