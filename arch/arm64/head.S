@@ -132,7 +132,9 @@ ENTRY(secondary_switched)
 	mov	x29, xzr
 	mov	x30, xzr
 	mov	x0, x19
-	bl	secondary_too_late
+	bl	secondary_too_late	/* powers off; back only if refused */
+	adr_l	x0, late_stack_owner
+	stlr	xzr, [x0]		/* done with the stack: next one may */
 	b	secondary_lost
 END(secondary_switched)
 
