@@ -8,6 +8,8 @@
  *                           slow to go off) or for ever (never confirmed)
  *   fail_alloc_up=N         the Nth allocation of the next cpu_up() fails
  *   fail_cpu=CPU            that CPU is started at a dead end (smp.c)
+ *   fail_cpu_late=CPU:MS    that CPU claims its start slot MS ms late
+ *                           (smp.c; :claimed, slow after claiming it)
  *
  * Set before the secondary CPUs come up, so the boot meets them first;
  * fail_cpu_off and fail_alloc_up wait for the first down or up that uses
