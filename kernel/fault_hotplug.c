@@ -10,6 +10,8 @@
  *   fail_up_step=NAME       step NAME of the next cpu_up() fails (-EIO),
  *                           e.g. sched:active, after the CPU runs
  *   fail_cpu=CPU            that CPU is started at a dead end (smp.c)
+ *   fail_cpu_late=CPU:MS    that CPU claims its start slot MS ms late
+ *                           (smp.c; :claimed, slow after claiming it)
  *
  * Set before the secondary CPUs come up, so the boot meets them first;
  * fail_cpu_off and fail_alloc_up wait for the first down or up that uses

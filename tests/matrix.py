@@ -411,6 +411,33 @@ BOOTS = [
          expect=(r"\bCPU2 .*failed to come online", r"\bBrought up 3 of 4 CPUs$"),
          forbid=(r"\bCPU2: online\b",)),
 
+    # The start-slot handshake (arch/arm64/smp.c, fail_cpu_late=): a CPU
+    # that arrives late, before the 5 s timeout, comes online...
+    Boot("smp-cpu-late-before-timeout",
+         ["--smp", "4", "--mem", "256M"],
+         append="fail_cpu_late=2:1500 test=sched poweroff",
+         expect=(r"\bCPU2: fault injected, it waits 1500 ms before",
+                 r"\bCPU2: online\b", r"\bBrought up 4 of 4 CPUs$")),
+    # ...after it, it finds CPU3's bring-up under way (CPU3 is 3 s late
+    # itself) and parks without taking CPU3's thread; CPU3 comes up...
+    Boot("smp-cpu-late-after-timeout",
+         ["--smp", "4", "--mem", "256M"],
+         append="fail_cpu_late=2:7000,3:3000 test=sched poweroff",
+         expect=(r"\bCPU2 .*failed to come online within 5000 ms",
+                 r"\bCPU2 \(MPIDR 0x2\): arrived during the bring-up of "
+                 r"MPIDR 0x3, not its own: parked$",
+                 r"\bCPU3: online\b", r"\bBrought up 3 of 4 CPUs$"),
+         forbid=(r"\bCPU2: online\b",)),
+    # ...and one that took its slot but is slow is waited for, not rolled
+    # back under its feet (its idle stack stays).
+    Boot("smp-cpu-late-claimed",
+         ["--smp", "4", "--mem", "256M"],
+         append="fail_cpu_late=2:7000:claimed test=sched poweroff",
+         expect=(r"\bCPU2: not online within 5000 ms but it claimed",
+                 r"\bCPU2: came online late$",
+                 r"\bBrought up 4 of 4 CPUs$"),
+         forbid=(r"\bCPU2 .*failed to come online",)),
+
     # Fault injection from the command line (kernel/fault_hotplug.c): each
     # gives a clear message, the mask stays consistent, the kernel goes on.
     Boot("fault-cpu-on-denied",

@@ -11,6 +11,7 @@
  */
 #include <asm/asm.h>
 #include <asm/memory.h>
+#include <asm/smp.h>
 #include <asm/sysreg.h>
 
 	.section ".head.text", "ax"
@@ -78,27 +79,95 @@ ENTRY(idmap_off)
 	ret
 END(idmap_off)
 
+/*
+ * The start-slot handshake (arch/arm64/smp.c has the design note). The
+ * CPU claims secondary_slot with a load/store-exclusive pair that empties
+ * it, and only if the slot names its own MPIDR; __cpu_up() takes it back
+ * with an exchange on timeout. Exactly one side wins, so a CPU uses the
+ * idle thread and stack only if __cpu_up() still waits for it.
+ */
 ENTRY(secondary_switched)
 	bl	idmap_off
-	adr_l	x0, secondary_data
-	ldp	x1, x2, [x0]		/* task, stack */
-	cbz	x1, 1f			/* arrived after __cpu_up() gave up */
+	mov	x0, #0
+	bl	secondary_late_delay	/* fail_cpu_late=CPU:MS */
+	mrs	x3, mpidr_el1
+	ldr	x4, =SECONDARY_MPIDR_MASK
+	and	x3, x3, x4
+	adr_l	x0, secondary_slot
+1:	ldaxr	x1, [x0]		/* pairs with smp_store_release() */
+	mov	x19, #SECONDARY_LATE_NO_SLOT
+	cbz	x1, 2f			/* __cpu_up() gave up on us */
+	ldr	x2, [x1, #SECONDARY_DATA_MPIDR]
+	mov	x19, #SECONDARY_LATE_NOT_MINE
+	cmp	x2, x3
+	b.ne	2f			/* another CPU's bring-up */
+	stxr	w2, xzr, [x0]		/* claim: empty the slot */
+	cbnz	w2, 1b
+	mov	x20, x1
+	mov	x0, #1
+	bl	secondary_late_delay	/* fail_cpu_late=CPU:MS:claimed */
+	ldp	x1, x2, [x20]		/* task, stack */
 	msr	sp_el0, x1
 	mov	sp, x2
 	mov	x29, xzr
 	mov	x30, xzr
 	bl	secondary_start_kernel
 	b	.
-	/* Too late: power off again on a borrowed stack and thread. */
-1:	adr_l	x0, late_task
+	/*
+	 * Not ours: never touch the slot's thread or stack. Park on the one
+	 * borrowed stack; a second parked CPU at the same time waits here.
+	 */
+2:	clrex
+	adr_l	x0, late_stack_owner
+3:	ldaxr	x1, [x0]
+	cbnz	x1, secondary_lost	/* stack in use: park silently */
+	orr	x4, x3, #(1 << 63)	/* bit 63: 0 is a valid MPIDR */
+	stxr	w2, x4, [x0]		/* owner: us */
+	cbnz	w2, 3b
+	adr_l	x0, late_task
 	msr	sp_el0, x0
 	msr	tpidr_el1, xzr
 	adr_l	x0, late_stack_end
 	mov	sp, x0
 	mov	x29, xzr
-	bl	secondary_too_late
+	mov	x30, xzr
+	mov	x0, x19
+	bl	secondary_too_late	/* powers off; back only if refused */
+	adr_l	x0, late_stack_owner
+	stlr	xzr, [x0]		/* done with the stack: next one may */
 	b	secondary_lost
 END(secondary_switched)
+
+/*
+ * Fault injection (fail_cpu_late=): spin while this CPU's entry in
+ * secondary_late[] asks for a delay at phase x0 (0: before the claim,
+ * 1: after it). No stack; clobbers x0-x7.
+ */
+ENTRY(secondary_late_delay)
+	mrs	x1, mpidr_el1
+	ldr	x2, =SECONDARY_MPIDR_MASK
+	and	x1, x1, x2
+	adr_l	x2, secondary_late
+	adr_l	x3, secondary_late_nr
+	ldr	x3, [x3]
+1:	cbz	x3, 3f
+	ldp	x4, x5, [x2], #16	/* mpidr, ticks | phase << 63 */
+	sub	x3, x3, #1
+	cmp	x4, x1
+	b.ne	1b
+	lsr	x6, x5, #63
+	cmp	x6, x0
+	b.ne	1b
+	and	x5, x5, #~(1 << 63)
+	isb
+	mrs	x6, cntvct_el0
+2:	isb
+	mrs	x7, cntvct_el0
+	sub	x7, x7, x6
+	cmp	x7, x5
+	b.lo	2b
+3:	ret
+END(secondary_late_delay)
 
 /* Runs at the kernel's virtual address with the MMU and caches on. */
 ENTRY(primary_switched)
@@ -205,6 +274,9 @@ END(__enable_mmu)
 late_stack:
 	.space	4096
 late_stack_end:
+	.globl	late_stack_owner
+late_stack_owner:			/* MPIDR | 1 << 63 of its user, or 0 */
+	.quad	0
 /*
  * The boot CPU's stack (later its idle thread's), laid out as a vmap
  * stack slot (arch/arm64/vmap_stack.c): a guard half, unmapped once

@@ -2,13 +2,27 @@
  * Starting a secondary CPU: the boot side (__cpu_up) and the secondary's
  * first C code (secondary_start_kernel).
  *
- * Hand-off: the boot side fills secondary_data (the new CPU's number and
- * idle thread) before it starts the CPU; the new CPU reads it only after
- * its MMU is on, so ordinary coherent memory is enough. Bring-ups are
- * serialised by cpu_add_remove_lock, so one secondary_data serves all.
+ * The start-slot handshake. The boot side fills secondary_data (the new
+ * CPU's number, MPIDR, idle thread and stack), publishes it with a
+ * release store of its address into secondary_slot, and starts the CPU.
+ * The CPU (head.S, MMU on) claims the slot by emptying it with a
+ * load/store-exclusive pair, and only if the slot names its own MPIDR;
+ * otherwise, or if the slot is empty, it parks without touching the
+ * data. On timeout __cpu_up() takes the slot back with an exchange:
+ *   - it got the slot back: the CPU never claimed it and never will, so
+ *     rolling back (freeing the idle stack) is safe; if it arrives, it
+ *     parks, also during a later bring-up of another CPU (not its MPIDR);
+ *   - the slot was empty: the CPU claimed it and runs on the idle stack,
+ *     so __cpu_up() waits for it instead of rolling back.
+ * Exactly one side empties the slot, so exactly one CPU completes each
+ * attempt's cpu_running: the one that claimed it, while its attempt
+ * still waits. Bring-ups are serialised by cpu_add_remove_lock, so one
+ * secondary_data serves all. tools/model/late_arrival.pml checks this.
  */
 #define pr_fmt(fmt) "smp: " fmt
+#include <asm/arch_timer.h>
 #include <asm/memory.h>
+#include <asm/smp.h>
 #include <asm/sysreg.h>
 #include <kernel/clockevents.h>
 #include <kernel/cpu.h>
@@ -21,6 +35,9 @@
 #include <kernel/timer.h>
 #include <kernel/wait.h>
 #include <lib/errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
 #include "../../kernel/sched/sched.h"
 
 void cpuhp_ap_startup(unsigned int cpu);
@@ -35,9 +52,16 @@ struct secondary_data {
 	struct task_struct *task;
 	u64 stack;
 	unsigned long cpu;
+	u64 mpidr; /* only the CPU with this MPIDR may claim the slot */
 };
+BUILD_BUG_ON(offsetof(struct secondary_data, mpidr) != SECONDARY_DATA_MPIDR);
+BUILD_BUG_ON(MPIDR_HWID_MASK != SECONDARY_MPIDR_MASK);
 
 struct secondary_data secondary_data;
+/* &secondary_data while a bring-up waits and its CPU has not claimed it. */
+struct secondary_data *secondary_slot;
+/* MPIDR | 1 << 63 of the parked CPU on head.S late_stack, or 0. */
+extern u64 late_stack_owner;
 static struct completion cpu_running;
 
 void trap_init(void);
@@ -47,6 +71,61 @@ void secondary_lost(void);
 KERNEL_PARAM(
 	fail_cpu,
 	"fault injection: this CPU is started at a dead end and never arrives");
+KERNEL_PARAM(fail_cpu_late,
+	     "fault injection: CPU:MS[:claimed][,...], the CPU waits MS ms "
+	     "before claiming its start slot (after, with :claimed)");
+
+/*
+ * fail_cpu_late entries, read by head.S (secondary_late_delay) on the
+ * started CPU: {MPIDR, delay in counter ticks | 1 << 63 if after the
+ * claim}. Filled before the first secondary starts, never changed after.
+ */
+#define LATE_AFTER_CLAIM (1UL << 63)
+u64 secondary_late[8][2];
+u64 secondary_late_nr;
+
+static void parse_late_one(const char *val)
+{
+	char *end;
+	unsigned long cpu = strtoul(val, &end, 0), ms;
+	u64 *e = secondary_late[secondary_late_nr];
+
+	ms = *end == ':' ? strtoul(end + 1, &end, 0) : 0;
+	if (cpu >= nr_cpu_ids || !ms || ms > 600000 ||
+	    (*end && strcmp(end, ":claimed")) ||
+	    secondary_late_nr == ARRAY_SIZE(secondary_late)) {
+		pr_err("fail_cpu_late=%s: want CPU:MS[:claimed], CPU below "
+		       "%u, MS 1-600000, at most %zu: ignored\n",
+		       val, nr_cpu_ids, ARRAY_SIZE(secondary_late));
+		return;
+	}
+	e[0] = cpu_logical_map(cpu);
+	e[1] = ms * arch_timer_get_freq() / 1000;
+	if (*end)
+		e[1] |= LATE_AFTER_CLAIM;
+	secondary_late_nr++;
+	pr_warn("CPU%lu: fault injected, it waits %lu ms %s claiming its "
+		"start slot\n",
+		cpu, ms, *end ? "after" : "before");
+}
+
+/* Once, before the first secondary starts (then the table is stable). */
+static void parse_late(void)
+{
+	static bool done;
+	char val[128], *p = val, *comma;
+
+	if (done || !param_get("fail_cpu_late", val, sizeof(val)))
+		goto out;
+	for (; p; p = comma) {
+		comma = strchr(p, ',');
+		if (comma)
+			*comma++ = '\0';
+		parse_late_one(p);
+	}
+out:
+	done = true;
+}
 
 /* Where the new CPU starts: the real entry, or a dead end on request. */
 static phys_addr_t boot_entry(unsigned int cpu)
@@ -58,6 +137,30 @@ static phys_addr_t boot_entry(unsigned int cpu)
 		return __pa_symbol(secondary_lost);
 	}
 	return __pa_symbol(secondary_entry);
+}
+
+/*
+ * The CPU claimed the slot but has not finished: it runs on the idle
+ * stack, which must not be freed. Wait as long as it takes.
+ */
+static void wait_for_claimed(unsigned int cpu)
+{
+	pr_crit("CPU%u: not online within %d ms but it claimed its start "
+		"slot: waiting for it\n",
+		cpu, CPU_UP_TIMEOUT_MS);
+	while (!wait_for_completion_timeout(
+		&cpu_running, msecs_to_jiffies(CPU_UP_TIMEOUT_MS)))
+		pr_crit("CPU%u: still waiting for it to come online\n", cpu);
+	pr_warn("CPU%u: came online late\n", cpu);
+}
+
+/* The borrowed stack of a parked CPU is free again once it is off. */
+static void late_stack_put(unsigned int cpu)
+{
+	u64 owner = cpu_logical_map(cpu) | (1UL << 63);
+
+	__atomic_compare_exchange_n(&late_stack_owner, &owner, 0, false,
+				    __ATOMIC_SEQ_CST, __ATOMIC_RELAXED);
 }
 
 /* The bring-up step: start cpu and wait until it has run its own steps. */
@@ -72,41 +175,61 @@ int __cpu_up(unsigned int cpu)
 		       enable_method_name(board.cpus[cpu].method));
 		return -ENODEV;
 	}
+	parse_late();
 	secondary_data.task = idle;
 	secondary_data.stack = (u64)idle->stack + THREAD_SIZE;
 	secondary_data.cpu = cpu;
+	secondary_data.mpidr = cpu_logical_map(cpu);
 	init_completion(&cpu_running);
-	smp_mb(); /* its per-CPU area and secondary_data before it starts */
+	/* Its per-CPU area and secondary_data first; pairs with head.S ldaxr */
+	smp_store_release(&secondary_slot, &secondary_data);
 	err = ops->cpu_boot(cpu, boot_entry(cpu));
-	if (err)
+	if (err) {
+		(void)__atomic_exchange_n(&secondary_slot, NULL,
+					  __ATOMIC_SEQ_CST);
 		return err;
-	if (!wait_for_completion_spin_timeout(
-		    &cpu_running, CPU_HANDOFF_SPIN_US,
-		    msecs_to_jiffies(CPU_UP_TIMEOUT_MS))) {
-		/* If it ever arrives, it finds no task and parks itself. */
-		WRITE_ONCE(secondary_data.task, NULL);
-		pr_crit("CPU%u (MPIDR 0x%llx): failed to come online within %d "
-			"ms\n",
-			cpu, (unsigned long long)cpu_logical_map(cpu),
-			CPU_UP_TIMEOUT_MS);
-		return -EIO;
 	}
-	return 0;
+	late_stack_put(cpu); /* it was off, so no longer parked there */
+	if (wait_for_completion_spin_timeout(
+		    &cpu_running, CPU_HANDOFF_SPIN_US,
+		    msecs_to_jiffies(CPU_UP_TIMEOUT_MS)))
+		return 0;
+	/* Take the slot back; pairs with the claim in head.S. */
+	if (!__atomic_exchange_n(&secondary_slot, NULL, __ATOMIC_SEQ_CST)) {
+		wait_for_claimed(cpu);
+		return 0;
+	}
+	pr_crit("CPU%u (MPIDR 0x%llx): failed to come online within %d ms; "
+		"if it arrives, it parks\n",
+		cpu, (unsigned long long)cpu_logical_map(cpu),
+		CPU_UP_TIMEOUT_MS);
+	return -EIO;
 }
 
 /* A thread for a CPU that arrives after __cpu_up() gave up on it. */
 struct task_struct late_task = {.comm = "late"};
 
 /*
- * That CPU has no per-CPU area and no idle thread: it must not join.
- * Power it off again so a later cpu_up() can start it cleanly.
+ * From head.S, on late_stack, for a CPU that did not claim the slot
+ * (why: SECONDARY_LATE_*). It has no per-CPU area and no idle thread: it
+ * must not join. Say so, and power it off again so a later cpu_up() can
+ * start it cleanly.
  */
-void secondary_too_late(void)
+void secondary_too_late(unsigned long why)
 {
 	u64 mpidr = read_sysreg(mpidr_el1) & MPIDR_HWID_MASK;
 	int cpu = get_logical_index(mpidr);
 	const struct cpu_operations *ops = cpu >= 0 ? get_cpu_ops(cpu) : NULL;
 
+	if (why == SECONDARY_LATE_NOT_MINE)
+		pr_crit("CPU%d (MPIDR 0x%llx): arrived during the bring-up of "
+			"MPIDR 0x%llx, not its own: parked\n",
+			cpu, (unsigned long long)mpidr,
+			(unsigned long long)READ_ONCE(secondary_data.mpidr));
+	else
+		pr_crit("CPU%d (MPIDR 0x%llx): arrived after its bring-up "
+			"gave up: parked\n",
+			cpu, (unsigned long long)mpidr);
 	if (ops && ops->cpu_die)
 		ops->cpu_die(cpu);
 }
@@ -119,10 +242,6 @@ void secondary_start_kernel(void)
 
 	write_sysreg(__per_cpu_offset[cpu], tpidr_el1);
 	trap_init();
-	if (mpidr != cpu_logical_map(cpu))
-		pr_warn("CPU%u: MPIDR 0x%llx, device tree says 0x%llx\n", cpu,
-			(unsigned long long)mpidr,
-			(unsigned long long)cpu_logical_map(cpu));
 	sched_init_cpu(cpu);
 	cpuhp_ap_startup(cpu);
 	pr_info("CPU%u: online, MPIDR 0x%llx\n", cpu,

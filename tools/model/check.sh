@@ -9,6 +9,11 @@
 #   4 model_unconfirmed_off               stack kept, callbacks/timers run
 #   5 model_unconfirmed_free_mutant       FREE_UNCONFIRMED must fail
 #   6 model_unconfirmed_strand_mutant     STRAND (the old code) must fail
+# and tools/model/late_arrival.pml (a secondary that arrives late):
+#   7 model_late_arrival                  the start-slot handshake holds
+#   8 model_late_plain_mutant             PLAIN (the old code) must fail
+#   9 model_late_rollback_mutant          ROLLBACK_CLAIMED must fail
+#  10 model_late_mpidr_mutant             NO_MPIDR_CHECK must fail
 # Prints KTAP version 1; exits 0 only if all pass. Runs from any
 # directory; works in build/model/ under the repository root.
 set -u
@@ -55,7 +60,7 @@ diag() {
 
 fails=0
 echo "KTAP version 1"
-echo "1..6"
+echo "1..10"
 
 # The real model must pass: no error, and the whole depth searched.
 expect_clean() { # N NAME
@@ -123,5 +128,31 @@ expect_rejected 5 unconfirmed_free_mutant -DFREE_UNCONFIRMED
 run unconfirmed_strand_mutant "-DSTRAND" "-DSAFETY -DBFS" "" "$unconfirmed"
 diag unconfirmed_strand_mutant
 expect_rejected 6 unconfirmed_strand_mutant -DSTRAND
+
+# 7-10: the late-arrival handshake; each mutant must fail an assertion.
+late=$here/late_arrival.pml
+run late_arrival "" "-DSAFETY" "" "$late"
+diag late_arrival
+expect_clean 7 model_late_arrival
+
+late_rejected() { # N NAME DEFINE
+	run "$2" "$3" "-DSAFETY -DBFS" "" "$late"
+	diag "$2"
+	if [ "$errors" != 0 ] && [ "$errors" != "?" ] &&
+		[ -s "$scratch/$2/late_arrival.pml.trail" ]; then
+		grep -E "^pan:1:" <<<"$out" | head -1 |
+			sed 's/^/# counterexample: /'
+		echo "# replay: cd build/model/$2 &&" \
+		     "spin $3 -t -p -g late_arrival.pml"
+		echo "ok $1 model_$2"
+	else
+		echo "# the $3 mutant produced no counterexample"
+		echo "not ok $1 model_$2"
+		fails=$((fails + 1))
+	fi
+}
+late_rejected 8 late_plain_mutant -DPLAIN
+late_rejected 9 late_rollback_mutant -DROLLBACK_CLAIMED
+late_rejected 10 late_mpidr_mutant -DNO_MPIDR_CHECK
 
 [ "$fails" = 0 ]

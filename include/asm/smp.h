@@ -1,0 +1,17 @@
+/*
+ * What head.S and arch/arm64/smp.c agree on for starting a secondary CPU:
+ * the layout of struct secondary_data and why a CPU parked itself. Both
+ * include this; smp.c checks the offsets with BUILD_BUG_ON.
+ */
+#ifndef ASM_SMP_H
+#define ASM_SMP_H
+
+#define SECONDARY_DATA_MPIDR 24 /* offsetof(struct secondary_data, mpidr) */
+/* MPIDR_HWID_MASK (kernel/cpu.h), in a form the assembler takes. */
+#define SECONDARY_MPIDR_MASK 0xff00ffffff
+
+/* Why a CPU did not take the start slot (secondary_too_late()). */
+#define SECONDARY_LATE_NO_SLOT 1 /* empty: __cpu_up() gave up */
+#define SECONDARY_LATE_NOT_MINE 2 /* it names another CPU's MPIDR */
+
+#endif
