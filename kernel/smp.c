@@ -191,6 +191,7 @@ int smp_call_function_single(unsigned int cpu, smp_call_func_t func, void *info,
 		return -ENXIO;
 	preempt_disable();
 	cpumask_clear(&one);
+	cpumask_clear(&missed);
 	cpumask_set_cpu(cpu, &one);
 	if (cpu == smp_processor_id())
 		run_local(func, info);
