@@ -155,7 +155,8 @@ void synchronize_rcu_expedited(void)
 	if (unlikely(exp_fault))
 		exp_inject(&targets, &saved);
 	exp_send_ipis(&targets);
-	current->fail_alloc_nth = 0;
+	if (unlikely(exp_fault & RCU_EXP_FAULT_NO_CSD))
+		current->fail_alloc_nth = 0; /* if no request used it up */
 	preempt_enable();
 	/* Not waiting for the handlers: exp_mask says who reported. */
 	wait_for_completion(&exp_done);
