@@ -114,9 +114,14 @@ static void run_local(smp_call_func_t func, void *info)
 	local_irq_restore(flags);
 }
 
-/* Queue func on each CPU of mask (not the caller) and send the IPIs. */
+/*
+ * Queue func on each CPU of mask (not the caller) and send the IPIs. A
+ * CPU no request could be allocated for is not called: it goes in missed
+ * (never silently dropped). Returns how many were queued.
+ */
 static int queue_calls(const struct cpumask *mask, smp_call_func_t func,
-		       void *info, struct call_single_data *csds)
+		       void *info, struct call_single_data *csds,
+		       struct cpumask *missed)
 {
 	struct cpumask targets;
 	unsigned int cpu, n = 0;
@@ -130,6 +135,7 @@ static int queue_calls(const struct cpumask *mask, smp_call_func_t func,
 		if (!csd) {
 			pr_err("no memory for a call to CPU%u\n", cpu);
 			cpumask_clear_cpu(cpu, &targets);
+			cpumask_set_cpu(cpu, missed);
 			continue;
 		}
 		*csd = (struct call_single_data){
@@ -142,11 +148,16 @@ static int queue_calls(const struct cpumask *mask, smp_call_func_t func,
 	return n;
 }
 
-void smp_call_function_many(const struct cpumask *mask, smp_call_func_t func,
-			    void *info, bool wait)
+int smp_call_function_many(const struct cpumask *mask, smp_call_func_t func,
+			   void *info, bool wait, struct cpumask *missed)
 {
 	struct call_single_data *csds = NULL;
+	struct cpumask none;
 	int n;
+
+	if (!missed)
+		missed = &none;
+	cpumask_clear(missed);
 
 	WARN_ON(wait && irqs_disabled());
 	preempt_disable();
@@ -159,19 +170,20 @@ void smp_call_function_many(const struct cpumask *mask, smp_call_func_t func,
 			if (cpu != smp_processor_id())
 				smp_call_function_single(cpu, func, info, true);
 	} else {
-		n = queue_calls(mask, func, info, csds);
+		n = queue_calls(mask, func, info, csds, missed);
 		for (int i = 0; wait && i < n; i++)
 			csd_wait(&csds[i]);
 	}
 	kfree(csds);
 	preempt_enable();
+	return cpumask_weight(missed);
 }
 
 int smp_call_function_single(unsigned int cpu, smp_call_func_t func, void *info,
 			     bool wait)
 {
 	struct call_single_data csd = {.func = func, .info = info};
-	struct cpumask one;
+	struct cpumask one, missed;
 	int err = 0;
 
 	WARN_ON(wait && irqs_disabled());
@@ -179,13 +191,17 @@ int smp_call_function_single(unsigned int cpu, smp_call_func_t func, void *info,
 		return -ENXIO;
 	preempt_disable();
 	cpumask_clear(&one);
+	cpumask_clear(&missed);
 	cpumask_set_cpu(cpu, &one);
 	if (cpu == smp_processor_id())
 		run_local(func, info);
 	else if (!cpu_online(cpu))
 		err = -ENXIO;
-	else if (queue_calls(&one, func, info, wait ? &csd : NULL) && wait)
+	else if (queue_calls(&one, func, info, wait ? &csd : NULL, &missed) &&
+		 wait)
 		csd_wait(&csd);
+	else if (!cpumask_empty(&missed))
+		err = -ENOMEM;
 	preempt_enable();
 	return err;
 }
@@ -193,7 +209,7 @@ int smp_call_function_single(unsigned int cpu, smp_call_func_t func, void *info,
 void on_each_cpu(smp_call_func_t func, void *info, bool wait)
 {
 	preempt_disable();
-	smp_call_function_many(cpu_online_mask, func, info, wait);
+	smp_call_function_many(cpu_online_mask, func, info, wait, NULL);
 	run_local(func, info);
 	preempt_enable();
 }

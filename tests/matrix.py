@@ -488,6 +488,16 @@ BOOTS = [
                           r"\breader released; grace periods end again$")),
 
     # -- hotplug: thousands of random downs and ups under lock-free readers --
+    # Every expedited grace period meets all three faults between choosing
+    # its CPUs and IPI-ing them (the caller moves onto a chosen CPU, one
+    # chosen CPU gets no IPI, the first IPI request fails to allocate):
+    # the hotplug downs that wait for them must still end.
+    Boot("virt-rcu-exp-fault",
+         ["--smp", "4", "--mem", "256M"],
+         append="test=smp,rcu,hotplug rcu_exp_fault=migrate,miss_ipi,no_csd "
+                "hotplug_cycles=300 poweroff",
+         timeout=240,
+         expect=(r"rcu_exp_fault=migrate,miss_ipi,no_csd: every expedited",)),
     Boot("hotplug-stress-smp4",
          ["--smp", "4", "--mem", "256M"],
          append="test=hotplug hotplug_cycles=4000 poweroff",

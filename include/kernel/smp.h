@@ -12,14 +12,23 @@ typedef void (*smp_call_func_t)(void *info);
 
 /*
  * Run func(info) on cpu, with interrupts off there. With wait, return
- * once it has run. 0, or -ENXIO if cpu is not online. Must not be called
- * with interrupts off when waiting (two CPUs could wait on each other).
+ * once it has run. 0, -ENXIO if cpu is not online, or -ENOMEM (only
+ * without wait: no request could be allocated, func was not called).
+ * Must not be called with interrupts off when waiting (two CPUs could
+ * wait on each other).
  */
 int smp_call_function_single(unsigned int cpu, smp_call_func_t func, void *info,
 			     bool wait);
-/* The same on every online CPU in mask except the caller. */
-void smp_call_function_many(const struct cpumask *mask, smp_call_func_t func,
-			    void *info, bool wait);
+/*
+ * The same on every online CPU in mask except the caller. Without wait
+ * each call needs a request allocated for it; a CPU none could be
+ * allocated for is not called: it is put in missed (if not NULL) and
+ * counted in the return value, so the caller can reach it another way
+ * (smp_call_function_single() with wait needs no allocation). With wait
+ * every CPU is called and 0 is returned.
+ */
+int smp_call_function_many(const struct cpumask *mask, smp_call_func_t func,
+			   void *info, bool wait, struct cpumask *missed);
 /* ... and on every online CPU including the caller. */
 void on_each_cpu(smp_call_func_t func, void *info, bool wait);
 

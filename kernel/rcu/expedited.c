@@ -7,18 +7,34 @@
  * An IPI that lands outside a read-side section reports at once; one that
  * lands inside sets exp_need_qs and asks for a reschedule, so the
  * rcu_read_unlock() that ends the section (preempt_enable()) enters
- * __schedule(), whose rcu_note_context_switch() reports. A CPU entering
- * idle reports too (rcu_idle_enter()): that covers CPUs RCU still waits
- * on but that are no longer online, which get no IPI.
+ * __schedule(), whose rcu_note_context_switch() reports.
+ *
+ * The IPI is only the fast path. Any CPU in exp_mask also reports at its
+ * own next quiescent state whether or not an IPI reached it: a tick that
+ * finds preempt_count zero, a context switch, entering idle (tree.c).
+ * That covers the CPUs RCU still waits on but that are no longer online,
+ * which get no IPI, and any IPI that goes missing. Preemption stays off
+ * from the choice of targets to the last IPI sent, so the caller cannot
+ * move onto a CPU it has just chosen (and so not IPI itself there); a
+ * CPU for which no IPI request could be allocated is called again with
+ * one on the stack.
+ *
+ * rcu_exp_fault= (or a test) injects what this guards against: the caller
+ * moved onto a chosen CPU at its first preemption point after the choice
+ * (migrate), one chosen CPU never sent its IPI (miss_ipi), the first IPI
+ * request failing to allocate (no_csd).
  */
 #define pr_fmt(fmt) "rcu: " fmt
 #include <kernel/cpu.h>
 #include <kernel/mutex.h>
 #include <kernel/panic.h>
+#include <kernel/params.h>
+#include <kernel/printk.h>
 #include <kernel/sched.h>
 #include <kernel/smp.h>
 #include <kernel/time.h>
 #include <lib/stats.h>
+#include <string.h>
 #include "rcu.h"
 
 static DEFINE_MUTEX(exp_mutex); /* one expedited GP at a time */
@@ -26,8 +42,12 @@ static DEFINE_SPINLOCK(exp_lock); /* guards exp_mask */
 static struct cpumask exp_mask; /* CPUs the expedited GP waits for */
 static struct completion exp_done;
 static u64 exp_ns[RCU_STAT_SAMPLES], nr_exp_samples;
+static unsigned int exp_fault; /* RCU_EXP_FAULT_*, under exp_mutex */
 
-/* Racy peek; a CPU entering idle double-checks under exp_lock. */
+KERNEL_PARAM(rcu_exp_fault, "fault injection in every expedited grace "
+			    "period: migrate,miss_ipi,no_csd (any of them)");
+
+/* Racy peek; the report double-checks under exp_lock. */
 bool rcu_exp_waits_on(unsigned int cpu)
 {
 	return cpumask_test_cpu(cpu, &exp_mask);
@@ -51,7 +71,7 @@ static void rcu_exp_handler(void *unused)
 {
 	unsigned int cpu = smp_processor_id();
 
-	if (preempt_count() == HARDIRQ_OFFSET || current->idle) {
+	if (preempt_count() == HARDIRQ_OFFSET) {
 		rcu_exp_report(cpu);
 		return;
 	}
@@ -79,9 +99,47 @@ static void exp_select_cpus(struct cpumask *targets)
 	spin_unlock_irqrestore(&exp_lock, flags);
 }
 
+/*
+ * Injected faults between the choice and the IPIs. Preemption is off:
+ * a migration asked for here happens at the caller's next preempt_enable().
+ */
+static void exp_inject(struct cpumask *targets, struct cpumask *saved)
+{
+	unsigned int cpu = cpumask_first(targets);
+
+	if (cpu >= nr_cpu_ids)
+		return;
+	if (exp_fault & RCU_EXP_FAULT_MIGRATE) {
+		struct cpumask to;
+
+		cpumask_copy(saved, &current->cpus_allowed);
+		cpumask_clear(&to);
+		cpumask_set_cpu(cpu, &to);
+		set_cpus_allowed(current, &to);
+	}
+	if (exp_fault & RCU_EXP_FAULT_MISS_IPI)
+		cpumask_clear_cpu(cpu, targets);
+	if (exp_fault & RCU_EXP_FAULT_NO_CSD)
+		current->fail_alloc_nth = 1;
+}
+
+/* IPI each target; none is lost for want of memory. Preemption off. */
+static void exp_send_ipis(const struct cpumask *targets)
+{
+	struct cpumask missed;
+	unsigned int cpu;
+
+	if (!smp_call_function_many(targets, rcu_exp_handler, NULL, false,
+				    &missed))
+		return;
+	/* With wait the request lives on the stack: nothing to allocate. */
+	for_each_cpu (cpu, &missed)
+		smp_call_function_single(cpu, rcu_exp_handler, NULL, true);
+}
+
 void synchronize_rcu_expedited(void)
 {
-	struct cpumask targets;
+	struct cpumask targets, saved;
 	u64 t0;
 
 	BUG_ON_MSG(preempt_count() || irqs_disabled(),
@@ -89,14 +147,57 @@ void synchronize_rcu_expedited(void)
 	mutex_lock(&exp_mutex);
 	t0 = ktime_get_ns();
 	init_completion(&exp_done);
-	preempt_disable(); /* the caller's CPU must not change under us */
+	cpumask_clear(&saved);
+	/* The caller's CPU, left out of the targets, must stay its CPU
+	 * until every target has its IPI: see the design note. */
+	preempt_disable();
 	exp_select_cpus(&targets);
+	if (unlikely(exp_fault))
+		exp_inject(&targets, &saved);
+	exp_send_ipis(&targets);
+	if (unlikely(exp_fault & RCU_EXP_FAULT_NO_CSD))
+		current->fail_alloc_nth = 0; /* if no request used it up */
 	preempt_enable();
 	/* Not waiting for the handlers: exp_mask says who reported. */
-	smp_call_function_many(&targets, rcu_exp_handler, NULL, false);
 	wait_for_completion(&exp_done);
+	if (unlikely(!cpumask_empty(&saved)))
+		set_cpus_allowed(current, &saved);
 	rcu_record_sample(exp_ns, &nr_exp_samples, ktime_get_ns() - t0);
 	mutex_unlock(&exp_mutex);
+}
+
+unsigned int rcu_exp_set_fault(unsigned int faults)
+{
+	unsigned int old;
+
+	mutex_lock(&exp_mutex);
+	old = exp_fault;
+	exp_fault = faults;
+	mutex_unlock(&exp_mutex);
+	return old;
+}
+
+/* rcu_exp_fault=WORD[,WORD]: see the design note. */
+void rcu_exp_init(void)
+{
+	static const char *const names[] = {"migrate", "miss_ipi", "no_csd"};
+	unsigned int faults = 0;
+	char val[64];
+
+	if (!param_get("rcu_exp_fault", val, sizeof(val)))
+		return;
+	for (unsigned int i = 0; i < ARRAY_SIZE(names); i++)
+		if (strstr(val, names[i]))
+			faults |= 1U << i;
+	if (!faults) {
+		pr_err("rcu_exp_fault=%s: want migrate, miss_ipi or no_csd: "
+		       "ignored\n",
+		       val);
+		return;
+	}
+	exp_fault = faults;
+	pr_warn("rcu_exp_fault=%s: every expedited grace period meets it\n",
+		val);
 }
 
 void rcu_exp_stats(u64 out[3], u64 *count)

@@ -91,6 +91,7 @@ void rcu_callbacks_init(void);
 void rcu_exp_report(unsigned int cpu);
 bool rcu_exp_waits_on(unsigned int cpu);
 void rcu_exp_stats(u64 out[3], u64 *count);
+void rcu_exp_init(void);
 
 /* stall.c */
 void rcu_check_stall(void);

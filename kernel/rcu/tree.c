@@ -6,8 +6,10 @@
  * every CPU RCU waits on into qsmask, except those idle right now (their
  * dynticks counter is even: an extended quiescent state). Each CPU in
  * qsmask then reports one quiescent state (QS), at the first of:
- *   - a tick that interrupted code with preempt_count zero, or the idle
- *     loop (rcu_sched_clock_irq());
+ *   - a tick that interrupted code with preempt_count zero
+ *     (rcu_sched_clock_irq()); the idle loop runs at zero, so its ticks
+ *     count, but the idle thread's other code (boot, schedule()) is
+ *     judged by its count like any thread's;
  *   - a tick after it switched threads (rcu_note_context_switch());
  *   - entering idle (rcu_idle_enter()).
  * The last report ends GP g; if callbacks already wait for g + 1, it
@@ -130,19 +132,23 @@ static void note_new_gp(struct rcu_data *rdp, unsigned int cpu)
 /*
  * From the tick, IRQs off. preempt_count() is HARDIRQ_OFFSET exactly when
  * the interrupted code had it at zero: outside any read-side section.
+ * Not the task's identity: init_task is the idle task while it still
+ * runs boot code with interrupts on. The idle loop's own quiescent state
+ * is its extended one (rcu_idle_enter()). An expedited GP that waits on
+ * this CPU takes the QS too, IPI or not (expedited.c).
  */
 void rcu_sched_clock_irq(void)
 {
 	unsigned int cpu = smp_processor_id();
 	struct rcu_data *rdp = this_rdp();
-	bool quiet = preempt_count() == HARDIRQ_OFFSET || current->idle;
+	bool quiet = preempt_count() == HARDIRQ_OFFSET;
 
 	note_new_gp(rdp, cpu);
 	if (rdp->qs_pending && (quiet || rdp->passed_qs)) {
 		rdp->qs_pending = false;
 		rcu_report_qs(cpu);
 	}
-	if (rdp->exp_need_qs && quiet) {
+	if (quiet && (rdp->exp_need_qs || rcu_exp_waits_on(cpu))) {
 		rdp->exp_need_qs = false;
 		rcu_exp_report(cpu);
 	}
@@ -164,13 +170,16 @@ void rcu_all_qs(void)
 	preempt_enable();
 }
 
-/* From __schedule(): a context switch is a quiescent state. */
+/*
+ * From __schedule(): a context switch is a quiescent state, for an
+ * expedited GP that waits on this CPU too, IPI or not (expedited.c).
+ */
 void rcu_note_context_switch(void)
 {
 	struct rcu_data *rdp = this_rdp();
 
 	rdp->passed_qs = true;
-	if (rdp->exp_need_qs) {
+	if (rdp->exp_need_qs || rcu_exp_waits_on(smp_processor_id())) {
 		rdp->exp_need_qs = false;
 		rcu_exp_report(smp_processor_id());
 	}
@@ -262,5 +271,6 @@ void rcu_get_stats(struct rcu_stats *st)
 void rcu_init(void)
 {
 	rcu_callbacks_init();
+	rcu_exp_init();
 	rcu_cpu_starting(smp_processor_id());
 }

@@ -440,7 +440,8 @@ void scheduler_tick(void)
 /*
  * Change where p may run. A queued thread is moved at once; a running one
  * is asked to reschedule and moves itself (put_prev()); when p is the
- * caller, it runs on an allowed CPU by the time this returns.
+ * caller, it runs on an allowed CPU by the time this returns, or, called
+ * with preemption disabled, from its next preempt_enable() on.
  */
 int set_cpus_allowed(struct task_struct *p, const struct cpumask *mask)
 {
@@ -464,7 +465,7 @@ int set_cpus_allowed(struct task_struct *p, const struct cpumask *mask)
 	if (move)
 		activate_task(p);
 	spin_unlock_irqrestore(&p->pi_lock, flags);
-	if (running && p == current &&
+	if (running && p == current && !preempt_count() &&
 	    !cpumask_test_cpu(smp_processor_id(), mask))
 		schedule();
 	return 0;

@@ -70,10 +70,18 @@ static void cpu_do_idle(void)
 	/* With IRQs off: a wake-up IPI from now on stays pending for WFI. */
 	if (!need_resched() && !cpu_should_die()) {
 		rcu_idle_enter();
-		tick_nohz_idle_enter();
-		dsb(sy);
-		wfi();
-		tick_nohz_idle_exit();
+		/*
+		 * Its quiescent-state report may have ended an expedited GP
+		 * and woken the caller onto this CPU: that only set the
+		 * flag (no IPI to itself), and a tickless WFI would sleep
+		 * on it until some other interrupt.
+		 */
+		if (!need_resched()) {
+			tick_nohz_idle_enter();
+			dsb(sy);
+			wfi();
+			tick_nohz_idle_exit();
+		}
 		rcu_idle_exit();
 	}
 	local_irq_enable();

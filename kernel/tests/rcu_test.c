@@ -15,6 +15,7 @@
 
 struct reader {
 	u64 hold_ns;
+	bool mark_idle; /* run as an idle task does (init_task at boot) */
 	volatile bool inside;
 	volatile bool left;
 	u64 left_ns;
@@ -29,6 +30,7 @@ static int reader_thread(void *p)
 	struct reader *r = p;
 	u64 end;
 
+	current->idle = r->mark_idle;
 	rcu_read_lock();
 	r->cpu = smp_processor_id();
 	r->inside = true;
@@ -39,18 +41,20 @@ static int reader_thread(void *p)
 	r->stall_reports = READ_ONCE(rcu_stall_reports);
 	smp_store_release(&r->left, true);
 	rcu_read_unlock();
+	current->idle = false;
 	complete(&r->done);
 	return 0;
 }
 
 /* Start a reader on another CPU and wait until it is inside. */
-static void start_reader(struct reader *r, u64 hold_ms)
+static void start_reader_on(struct reader *r, u64 hold_ms, bool mark_idle)
 {
 	struct task_struct *t;
 	unsigned int cpu = smp_processor_id() == 0 ? 1 : 0;
 
 	memset(r, 0, sizeof(*r));
 	r->hold_ns = hold_ms * 1000000ULL;
+	r->mark_idle = mark_idle;
 	init_completion(&r->done);
 	t = kthread_create(reader_thread, r, "reader");
 	kthread_bind(t, cpu);
@@ -59,12 +63,18 @@ static void start_reader(struct reader *r, u64 hold_ms)
 		cpu_relax();
 }
 
-static void check_waits(struct kunit *test, void (*sync)(void))
+static void start_reader(struct reader *r, u64 hold_ms)
+{
+	start_reader_on(r, hold_ms, false);
+}
+
+static void check_waits_idle(struct kunit *test, void (*sync)(void),
+			     bool mark_idle)
 {
 	static struct reader r;
 	u64 returned;
 
-	start_reader(&r, 100);
+	start_reader_on(&r, 100, mark_idle);
 	sync();
 	returned = ktime_get_ns();
 	KUNIT_EXPECT_TRUE(test, smp_load_acquire(&r.left));
@@ -72,6 +82,11 @@ static void check_waits(struct kunit *test, void (*sync)(void))
 	/* "Soon after": well within a second, even under emulation. */
 	KUNIT_EXPECT_LT(test, returned - r.left_ns, 1000 * 1000000ULL);
 	wait_for_completion(&r.done);
+}
+
+static void check_waits(struct kunit *test, void (*sync)(void))
+{
+	check_waits_idle(test, sync, false);
 }
 
 /* Does synchronize_rcu() wait for a reader on another CPU, and no longer? */
@@ -388,12 +403,128 @@ static void rcu_gp_leaves_idle_cpus_alone(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, woken, 0);
 }
 
+/*
+ * A reader on a thread marked as its CPU's idle task, as init_task is
+ * while it runs boot code with interrupts on: does a normal grace period
+ * still wait for it? Only the idle loop's extended QS is quiescent.
+ */
+static void rcu_sync_waits_for_idle_task_reader(struct kunit *test)
+{
+	if (have_cpus(test, 2))
+		check_waits_idle(test, synchronize_rcu, true);
+}
+
+/* And an expedited one, whose IPI lands inside that reader? */
+static void rcu_sync_expedited_waits_for_idle_task_reader(struct kunit *test)
+{
+	if (have_cpus(test, 2))
+		check_waits_idle(test, synchronize_rcu_expedited, true);
+}
+
+/* Busy threads on every CPU but 0: they never sleep nor go idle. */
+struct exp_load {
+	volatile bool stop;
+	int left; /* spinners that have stopped */
+	struct completion caller_done;
+};
+
+static int exp_spinner(void *p)
+{
+	struct exp_load *l = p;
+
+	while (!l->stop)
+		cond_resched();
+	__atomic_fetch_add(&l->left, 1, __ATOMIC_RELEASE);
+	return 0;
+}
+
+static int exp_caller(void *p)
+{
+	struct exp_load *l = p;
+
+	synchronize_rcu_expedited();
+	complete(&l->caller_done);
+	return 0;
+}
+
+/*
+ * With every CPU but the caller's busy (as the governor's load threads
+ * were when governor_manual_ops_race_governor hung), does an expedited
+ * grace period that meets `fault` still end? Before the fix a CPU the
+ * fault left without an IPI was never asked again: the grace period
+ * waited until that CPU went idle, here until the load stopped.
+ */
+static void check_exp_ends(struct kunit *test, unsigned int fault)
+{
+	static struct exp_load l;
+	struct task_struct *t;
+	unsigned int cpu, n = 0;
+	u64 deadline;
+	bool ended;
+
+	if (!have_cpus(test, 2))
+		return;
+	l = (struct exp_load){0};
+	init_completion(&l.caller_done);
+	for_each_online_cpu (cpu) {
+		if (cpu == 0)
+			continue;
+		t = kthread_create(exp_spinner, &l, "expload/%u", cpu);
+		KUNIT_ASSERT_NOT_NULL(test, t);
+		kthread_bind(t, cpu);
+		wake_up_process(t);
+		n++;
+	}
+	t = kthread_create(exp_caller, &l, "expcaller");
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	kthread_bind(t, 0); /* the caller leaves CPU 0 out of the targets */
+	rcu_exp_set_fault(fault);
+	wake_up_process(t);
+	/* A tick or two with the fix; for ever (while loaded) without. */
+	ended = wait_for_completion_timeout(&l.caller_done,
+					    msecs_to_jiffies(10000));
+	l.stop = true;
+	if (!ended) {
+		kunit_info(test, "no end in 10 s with every CPU busy");
+		wait_for_completion(&l.caller_done); /* CPUs go idle now */
+	}
+	rcu_exp_set_fault(0); /* takes the mutex: after the caller is done */
+	deadline = jiffies + msecs_to_jiffies(10000);
+	while (__atomic_load_n(&l.left, __ATOMIC_ACQUIRE) < (int)n &&
+	       jiffies < deadline)
+		msleep(1);
+	KUNIT_EXPECT_TRUE(test, ended);
+}
+
+/* The caller moved onto a CPU it chose, at its next preemption point. */
+static void rcu_exp_ends_caller_migrates(struct kunit *test)
+{
+	check_exp_ends(test, RCU_EXP_FAULT_MIGRATE);
+}
+
+/* One chosen CPU never got its IPI: its tick must report for it. */
+static void rcu_exp_ends_ipi_missing(struct kunit *test)
+{
+	check_exp_ends(test, RCU_EXP_FAULT_MISS_IPI);
+}
+
+/* No memory for the first IPI request: that CPU must still be called. */
+static void rcu_exp_ends_no_csd(struct kunit *test)
+{
+	check_exp_ends(test, RCU_EXP_FAULT_NO_CSD);
+}
+
 static const struct kunit_case rcu_cases[] = {
 	KUNIT_CASE(rcu_gp_leaves_idle_cpus_alone),
 	KUNIT_CASE(rcu_sync_returns),
 	KUNIT_CASE(rcu_local_reader_holds_gp),
 	KUNIT_CASE(rcu_sync_waits_for_reader),
 	KUNIT_CASE(rcu_sync_expedited_waits_for_reader),
+	KUNIT_CASE(rcu_sync_waits_for_idle_task_reader),
+	KUNIT_CASE(rcu_sync_expedited_waits_for_idle_task_reader),
+	KUNIT_CASE(rcu_exp_ends_caller_migrates),
+	KUNIT_CASE(rcu_exp_ends_ipi_missing),
+	KUNIT_CASE(rcu_exp_ends_no_csd),
 	KUNIT_CASE(rcu_callback_after_grace_period),
 	KUNIT_CASE(rcu_many_callbacks_all_run),
 	KUNIT_CASE(rcu_stall_reported_and_stops),

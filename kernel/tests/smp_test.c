@@ -63,7 +63,7 @@ static void smp_ipis_reach_every_cpu(struct kunit *test)
 		return;
 	for_each_online_cpu (cpu)
 		before += ipi_count(IPI_CALL_FUNC, cpu);
-	smp_call_function_many(cpu_online_mask, count_call, &hits, true);
+	smp_call_function_many(cpu_online_mask, count_call, &hits, true, NULL);
 	KUNIT_EXPECT_EQ(test, hits, num_online_cpus() - 1);
 	hits = 0;
 	on_each_cpu(count_call, &hits, true);
