@@ -150,6 +150,7 @@ static void apply_params(void)
 	if (!param_get_ulong("loglevel", &level))
 		console_loglevel = (int)min(level, 8UL);
 	params_check();
+	debug_preempt_init();
 }
 
 /*
