@@ -12,15 +12,19 @@
 #include <kernel/percpu.h>
 #include <kernel/preempt.h>
 #include <kernel/printk.h>
+#include <kernel/spinlock.h>
 
 KERNEL_PARAM(debug_preempt, "report this_cpu_*() and smp_processor_id() "
 			    "used where the thread may move (make test "
 			    "boots set it)");
 
-#define MAX_REPORTS 10 /* then only counted: a loop must not flood */
+/* Each call site is reported once, the first MAX_SITES of them. */
+#define MAX_SITES 32
 
 bool debug_preempt;
 unsigned long debug_preempt_reports;
+static DEFINE_SPINLOCK(sites_lock);
+static void *sites[MAX_SITES]; /* under sites_lock */
 
 void debug_preempt_init(void)
 {
@@ -43,17 +47,34 @@ bool preemption_check_passes(void)
 	       cpumask_test_cpu(raw_smp_processor_id(), &p->cpus_allowed);
 }
 
+/* Is caller a call site not reported yet (and room to remember it)? */
+static bool first_report(void *caller)
+{
+	unsigned long flags;
+	bool first = false;
+	int i;
+
+	spin_lock_irqsave(&sites_lock, flags);
+	for (i = 0; i < MAX_SITES && sites[i] && sites[i] != caller; i++)
+		;
+	if (i < MAX_SITES && !sites[i]) {
+		sites[i] = caller;
+		first = true;
+	}
+	spin_unlock_irqrestore(&sites_lock, flags);
+	return first;
+}
+
 void check_preemption_disabled(const char *what)
 {
 	void *caller = __builtin_return_address(0);
-	unsigned long n;
 	char sym[96];
 
 	if (preemption_check_passes())
 		return;
 	preempt_disable(); /* the report reads the CPU number itself */
-	n = __atomic_fetch_add(&debug_preempt_reports, 1, __ATOMIC_RELAXED);
-	if (n < MAX_REPORTS) {
+	__atomic_fetch_add(&debug_preempt_reports, 1, __ATOMIC_RELAXED);
+	if (first_report(caller)) {
 		sprint_symbol(sym, sizeof(sym), (u64)caller);
 		pr_err("BUG: using %s() in preemptible [%08x] code: %s/%d\n",
 		       what, preempt_count() - PREEMPT_OFFSET, current->comm,

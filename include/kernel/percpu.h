@@ -66,20 +66,20 @@ static __always_inline void debug_preempt_check(const char *what)
 
 #define raw_cpu_ptr(ptr) SHIFT_PERCPU_PTR(ptr, __my_cpu_offset())
 #define raw_cpu_read(var) READ_ONCE(*raw_cpu_ptr(&(var)))
-#define this_cpu_ptr(ptr) \
-	({                                      \
+#define this_cpu_ptr(ptr)                            \
+	({                                           \
 		debug_preempt_check("this_cpu_ptr"); \
-		raw_cpu_ptr(ptr);                  \
+		raw_cpu_ptr(ptr);                    \
 	})
-#define this_cpu_read(var) \
-	({                                       \
+#define this_cpu_read(var)                            \
+	({                                            \
 		debug_preempt_check("this_cpu_read"); \
-		raw_cpu_read(var);                  \
+		raw_cpu_read(var);                    \
 	})
-#define this_cpu_write(var, v)                            \
-	do {                                              \
-		debug_preempt_check("this_cpu_write");    \
-		WRITE_ONCE(*raw_cpu_ptr(&(var)), v);      \
+#define this_cpu_write(var, v)                         \
+	do {                                           \
+		debug_preempt_check("this_cpu_write"); \
+		WRITE_ONCE(*raw_cpu_ptr(&(var)), v);   \
 	} while (0)
 
 /* The CPU number in the per-CPU area (for the exception entry's use). */
@@ -97,8 +97,8 @@ void *percpu_area(unsigned int cpu);
  * changes it while the thread is not running.
  */
 #define raw_smp_processor_id() ((unsigned int)READ_ONCE(current->cpu))
-#define smp_processor_id()                              \
-	({                                              \
+#define smp_processor_id()                               \
+	({                                               \
 		debug_preempt_check("smp_processor_id"); \
 		raw_smp_processor_id();                  \
 	})

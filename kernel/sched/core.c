@@ -481,7 +481,7 @@ int set_cpus_allowed(struct task_struct *p, const struct cpumask *mask)
 		activate_task(p);
 	spin_unlock_irqrestore(&p->pi_lock, flags);
 	if (running && p == current &&
-	    !cpumask_test_cpu(smp_processor_id(), mask))
+	    !cpumask_test_cpu(raw_smp_processor_id(), mask))
 		schedule();
 	return 0;
 }
