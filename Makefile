@@ -41,7 +41,7 @@ KERNEL_OBJS := kernel/main.o kernel/printk.o kernel/panic.o \
 	kernel/kallsyms.o kernel/params.o kernel/devicetree.o kernel/board.o \
 	kernel/memblock.o kernel/page_alloc.o kernel/kmalloc.o \
 	kernel/kunit.o kernel/fault_inject.o kernel/fault_hotplug.o kernel/stackprotector.o \
-	kernel/time.o kernel/percpu.o kernel/cpu.o kernel/smp.o \
+	kernel/time.o kernel/percpu.o kernel/smp_processor_id.o kernel/cpu.o kernel/smp.o \
 	kernel/sched/core.o kernel/sched/kthread.o kernel/sched/idle.o \
 	kernel/sched/wait.o kernel/sched/mutex.o kernel/sched/hotplug.o kernel/sched/hung_task.o \
 	kernel/hotplug.o kernel/hotplug_sync.o kernel/stop_machine.o kernel/hotplug_bench.o \

@@ -2,12 +2,15 @@
  * Deliberate faults chosen with fault=WHAT on the command line, so tests
  * can check both that the MMU enforces the kernel's permissions and what
  * the kernel prints when it dies, or when a thread hangs or a reader
- * stalls RCU. Hotplug faults: kernel/fault_hotplug.c.
+ * stalls RCU, and that the debug checks catch what they are for.
+ * Hotplug faults: kernel/fault_hotplug.c.
  */
 #define pr_fmt(fmt) "fault: " fmt
 #include <kernel/panic.h>
+#include <kernel/percpu.h>
 #include <kernel/printk.h>
 #include <kernel/rcupdate.h>
+#include <kernel/sched.h>
 #include <kernel/task.h>
 #include <kernel/time.h>
 #include <kernel/wait.h>
@@ -116,17 +119,55 @@ static noinline void fault_stall(void)
 	pr_info("reader released; grace periods end again\n");
 }
 
+/*
+ * A context switch inside a read-side section would be reported to RCU as
+ * a quiescent state and end the grace period under the reader: __schedule()
+ * must stop with "scheduling while atomic" instead.
+ */
+static noinline void fault_rcu_yield(void)
+{
+	pr_info("yield() inside rcu_read_lock()\n");
+	rcu_read_lock();
+	yield();
+	rcu_read_unlock();
+}
+
+/*
+ * smp_processor_id() and this_cpu_read() by a thread that may move: with
+ * debug_preempt, each must be reported (once per call site).
+ */
+static noinline void fault_percpu_preemptible(void)
+{
+	unsigned long before = READ_ONCE(debug_preempt_reports);
+	unsigned int a, b;
+
+	if (!debug_preempt) {
+		pr_err("'percpu_preemptible' needs the debug_preempt word\n");
+		return;
+	}
+	a = smp_processor_id();
+	b = this_cpu_read(cpu_number);
+	pr_info("CPU%u, CPU%u: %lu report(s)\n", a, b,
+		READ_ONCE(debug_preempt_reports) - before);
+	if (READ_ONCE(debug_preempt_reports) - before < 2)
+		pr_err("'percpu_preemptible' did not fault: a use went "
+		       "unreported\n");
+}
+
+/* Faults that must not return, and what should have stopped each. */
 static const struct {
 	const char *name;
 	void (*fn)(void);
+	const char *guard;
 } faults[] = {
-	{"rodata", fault_write_rodata},
-	{"text", fault_write_text},
-	{"exec", fault_exec_data},
-	{"null", fault_read_null},
-	{"undef", fault_undef},
-	{"stack", fault_smash_stack},
-	{"overflow", fault_overflow_stack},
+	{"rodata", fault_write_rodata, "the MMU"},
+	{"text", fault_write_text, "the MMU"},
+	{"exec", fault_exec_data, "the MMU"},
+	{"null", fault_read_null, "the MMU"},
+	{"undef", fault_undef, "the CPU"},
+	{"stack", fault_smash_stack, "the stack canary"},
+	{"overflow", fault_overflow_stack, "the stack guard"},
+	{"rcu_yield", fault_rcu_yield, "the scheduler"},
 };
 
 void fault_inject(const char *what)
@@ -136,8 +177,8 @@ void fault_inject(const char *what)
 			continue;
 		pr_info("injecting '%s'\n", what);
 		faults[i].fn();
-		pr_err("'%s' did not fault: the MMU does not enforce it\n",
-		       what);
+		pr_err("'%s' did not fault: %s does not enforce it\n", what,
+		       faults[i].guard);
 		return;
 	}
 	if (!strcmp(what, "panic"))
@@ -146,8 +187,11 @@ void fault_inject(const char *what)
 		fault_hang();
 	else if (!strcmp(what, "stall"))
 		fault_stall();
+	else if (!strcmp(what, "percpu_preemptible"))
+		fault_percpu_preemptible();
 	else
 		pr_err("unknown fault '%s' (rodata text exec null undef stack "
-		       "overflow panic hang stall)\n",
+		       "overflow rcu_yield panic hang stall "
+		       "percpu_preemptible)\n",
 		       what);
 }

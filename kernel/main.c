@@ -49,9 +49,9 @@ void hotplug_init(void);
 void cpuhp_boot_cpu_online(void);
 
 KERNEL_PARAM(loglevel, "console log level 0-8 (default 7: all but debug)");
-KERNEL_PARAM(
-	fault,
-	"deliberate fault: rodata text exec null undef stack panic hang stall");
+KERNEL_PARAM(fault,
+	     "deliberate fault: rodata text exec null undef stack overflow "
+	     "rcu_yield panic hang stall percpu_preemptible");
 
 /*
  * Without a usable device tree there is no console to be found: say why
@@ -150,6 +150,7 @@ static void apply_params(void)
 	if (!param_get_ulong("loglevel", &level))
 		console_loglevel = (int)min(level, 8UL);
 	params_check();
+	debug_preempt_init();
 }
 
 /*

@@ -59,7 +59,7 @@ void dump_stack(void)
 {
 	u64 *frame = __builtin_frame_address(0);
 
-	pr_emerg("CPU: %u\n", smp_processor_id());
+	pr_emerg("CPU: %u\n", raw_smp_processor_id());
 	show_trace(frame[0], frame[1], false);
 }
 
@@ -103,7 +103,7 @@ void machine_power_off(void)
 /* The first CPU to panic wins; another (or a nested fault) just halts. */
 static bool panic_enter(void)
 {
-	int cpu = smp_processor_id(), none = -1;
+	int cpu = raw_smp_processor_id(), none = -1;
 
 	local_irq_disable();
 	WRITE_ONCE(oops_in_progress, true);
@@ -143,7 +143,7 @@ void die(const char *msg, struct pt_regs *regs)
 	panic_enter();
 	pr_emerg("Internal error: %s: %016llx [#1]\n", msg,
 		 (unsigned long long)regs->esr);
-	pr_emerg("CPU: %u\n", smp_processor_id());
+	pr_emerg("CPU: %u\n", raw_smp_processor_id());
 	show_regs(regs);
 	show_trace(regs->regs[29], regs->pc, true);
 	pr_emerg("Kernel panic - not syncing: %s: Fatal exception\n", msg);
@@ -152,7 +152,7 @@ void die(const char *msg, struct pt_regs *regs)
 
 void warn_slowpath(const char *file, int line, const char *cond)
 {
-	pr_warn("WARNING: CPU: %u at %s:%d: %s\n", smp_processor_id(), file,
+	pr_warn("WARNING: CPU: %u at %s:%d: %s\n", raw_smp_processor_id(), file,
 		line, cond);
 	dump_stack();
 }

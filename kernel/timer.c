@@ -166,6 +166,7 @@ static int __mod_timer(struct timer_list *t, u64 expires, u64 period, int cpu)
 	struct timer_base *base, *to;
 	unsigned long flags;
 	int pending;
+	bool remote;
 
 	base = lock_timer_base(t, &flags);
 	pending = detach_if_pending(t);
@@ -175,8 +176,9 @@ static int __mod_timer(struct timer_list *t, u64 expires, u64 period, int cpu)
 	t->expires = expires;
 	t->period = period;
 	enqueue_timer(to, t);
+	remote = to != &timer_bases[smp_processor_id()];
 	spin_unlock_irqrestore(&to->lock, flags);
-	if (to != &timer_bases[smp_processor_id()])
+	if (remote)
 		tick_nohz_kick(to - timer_bases); /* its tick may be stopped */
 	return pending;
 }

@@ -79,9 +79,25 @@ class Boot:
     dtb_cpus: tuple = ()
     timeout: int = 0             # seconds; 0 = the harness default (150)
     script: tuple = ()           # Steps typed into the console (see Step)
+    # Add DEBUG_WORDS to the command line and fail on their reports
+    # (DEBUG_FORBID); a boot that tests a report itself says False.
+    debug: bool = True
 
 
 TRUNCATED_DTB_BYTES = 200
+
+# Debug checks every boot runs with: this_cpu_*()/smp_processor_id() where
+# the thread may move to another CPU (kernel/smp_processor_id.c). A boot
+# whose command line comes from a DTB file (shim_dtb a path) cannot get them.
+DEBUG_WORDS = "debug_preempt"
+DEBUG_FORBID = (r"BUG: using \w+\(\) in preemptible",)
+
+
+def kernel_cmdline(boot):
+    """The command line boot runs with: its append, plus DEBUG_WORDS."""
+    if not boot.debug:
+        return boot.append
+    return f"{boot.append} {DEBUG_WORDS}".strip()
 
 # The register dump of a kernel panic: x0..x29 each printed as `xN: value`
 # (or `xN : value`, `xN=value`).
@@ -670,6 +686,31 @@ BOOTS = [
                expect_in_order=(r"Insufficient stack space", r"Call trace:",
                                 r"^\s+fault_recurse\+", r"^\s+fault_overflow_stack\+",
                                 r"^\s+fault_inject\+")),
+    # A context switch inside a read-side section would be reported to RCU
+    # as a quiescent state: __schedule() stops it (issue 15, finding 6).
+    fault_boot("rcu_yield",
+               r"^Kernel panic - not syncing: BUG at kernel/sched/core\.c:\d+: "
+               r"scheduling while atomic: init/\d+/0x00000001$",
+               expect_in_order=(r"yield\(\) inside rcu_read_lock\(\)", r"Call trace:",
+                                r"^\s+yield\+", r"^\s+fault_rcu_yield\+",
+                                r"^\s+fault_inject\+")),
+    # debug_preempt reports this_cpu_*()/smp_processor_id() by a thread that
+    # may move, each call site once, and the boot goes on (issue 15,
+    # finding 8). Every other boot runs with it and fails on a report.
+    Boot("debug-preempt-report",
+         ["--smp", "2"],
+         append="fault=percpu_preemptible debug_preempt poweroff",
+         ktap=False,
+         debug=False,
+         expect=(r"^fault: CPU[01], CPU[01]: 2 report\(s\)$",),
+         expect_in_order=(r"^BUG: using smp_processor_id\(\) in preemptible "
+                          r"\[00000000\] code: init/\d+$",
+                          r"^caller is fault_percpu_preemptible\+0x[0-9a-f]+/0x[0-9a-f]+$",
+                          r"Call trace:", r"^\s+fault_percpu_preemptible\+",
+                          r"^BUG: using this_cpu_read\(\) in preemptible "
+                          r"\[00000000\] code: init/\d+$",
+                          r"^caller is fault_percpu_preemptible\+0x"),
+         forbid=(r"did not fault", r"Kernel panic", r"needs the debug_preempt")),
     # A thread blocked forever is reported with its backtrace (then panics).
     Boot("hung-task",
          ["--smp", "2"],

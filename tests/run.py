@@ -34,7 +34,8 @@ import time
 
 sys.dont_write_bytecode = True   # no tests/__pycache__ in the work tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from matrix import BOOTS, SCALE_BOOTS, TRUNCATED_DTB_BYTES, Boot, Group, Step   # noqa: E402
+from matrix import (BOOTS, DEBUG_FORBID, SCALE_BOOTS, TRUNCATED_DTB_BYTES, Boot,   # noqa: E402
+                    Group, Step, kernel_cmdline)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LOG_DIR = "build/test-logs"
@@ -334,9 +335,11 @@ def expect_checks(boot, lines):
 
 
 def forbid_checks(boot, lines):
-    """A test run must not panic; a boot may forbid more."""
+    """A test run must not panic, nor any debug check report; a boot may
+    forbid more."""
     checks = []
     forbid = list(boot.forbid) + ([r"Kernel panic"] if boot.ktap else [])
+    forbid += list(DEBUG_FORBID) if boot.debug else []
     for regex in forbid:
         index = first_match(regex, lines)
         checks.append(Check(f"forbid /{regex}/", index is None,
@@ -638,8 +641,8 @@ def prepare_dtb(boot, qemu, log):
     os.makedirs(DTB_DIR, exist_ok=True)
     path = os.path.join(DTB_DIR, boot.name + ".dtb")
     argv = ["./qemu.sh", *qemu, "--dump-dtb", path]
-    if boot.append:
-        argv += ["--append", boot.append]
+    if kernel_cmdline(boot):
+        argv += ["--append", kernel_cmdline(boot)]
     subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=log, stderr=log, check=True)
     if boot.shim_dtb == "psci-0.1":
         psci_v01(path)
@@ -682,8 +685,8 @@ def run_boot(boot, timeout, image):
             else:
                 if boot.dtb_cpus:
                     argv += ["--dtb", cpus_dtb(boot, qemu, log)]
-                if boot.append:
-                    argv += ["--append", boot.append]
+                if kernel_cmdline(boot):
+                    argv += ["--append", kernel_cmdline(boot)]
         except (OSError, subprocess.CalledProcessError) as e:
             log.write(f"run.py: could not make the DTB: {e}\n")
             return [Check("DTB for the boot shim", False, str(e))], None, log_path
@@ -901,7 +904,7 @@ def self_test():
         lines = [strip_timestamp(line) for line in text.splitlines()]
         bad += count(name, ktap_checks(parse_ktap(lines)), want_passed, want_failed)
     for name, steps, want_passed, want_failed in SCRIPT_SELF_TESTS:
-        boot = Boot("self-test", [], ktap=False, banner=(), script=steps)
+        boot = Boot("self-test", [], ktap=False, banner=(), script=steps, debug=False)
         with open(os.devnull, "w") as log:
             script = Script(steps, log, echo_wait=0.2)
             run = run_qemu([sys.executable, "-c", FAKE_CONSOLE], 10, log, script)
@@ -947,7 +950,7 @@ def list_boots(boots):
         how = f" --bad-dtb {b.shim_dtb}" if b.shim_dtb else ""
         how += f" --dtb (CPUs {', '.join(map(hex, b.dtb_cpus))})" if b.dtb_cpus else ""
         steps = f"  script: {len(b.script)} steps" if b.script else ""
-        print(f"{b.name:<22} ./qemu.sh {' '.join(b.qemu)}{how}  append='{b.append}'{steps}")
+        print(f"{b.name:<22} ./qemu.sh {' '.join(b.qemu)}{how}  append='{kernel_cmdline(b)}'{steps}")
 
 
 def run_boots(boots, args):

@@ -6,11 +6,19 @@
  * the template itself. Areas are allocated and freed with CPU hotplug:
  * another CPU's area may only be used inside rcu_read_lock() after seeing
  * its online bit set (see include/kernel/cpu.h).
+ *
+ * this_cpu_*() and smp_processor_id() need preemption off (or IRQs off, or
+ * a thread bound to its CPU): a thread that moves between reading TPIDR_EL1
+ * and loading through it, while its old CPU goes down and the area is
+ * freed, loads from freed memory. With the debug_preempt word each use
+ * checks that (kernel/smp_processor_id.c). raw_*() skip the check, for
+ * values that are only a hint (statistics, messages).
  */
 #ifndef KERNEL_PERCPU_H
 #define KERNEL_PERCPU_H
 
 #include <asm/sysreg.h>
+#include <kernel/current.h>
 #include <lib/cpumask.h>
 #include <lib/kernel.h>
 
@@ -42,16 +50,57 @@ static inline unsigned long __my_cpu_offset(void)
 #define per_cpu_ptr(ptr, cpu) \
 	SHIFT_PERCPU_PTR(ptr, READ_ONCE(__per_cpu_offset[cpu]))
 #define per_cpu(var, cpu) (*per_cpu_ptr(&(var), cpu))
-#define this_cpu_ptr(ptr) SHIFT_PERCPU_PTR(ptr, __my_cpu_offset())
-#define this_cpu_read(var) READ_ONCE(*this_cpu_ptr(&(var)))
-#define this_cpu_write(var, v) WRITE_ONCE(*this_cpu_ptr(&(var)), v)
 
+/* The debug_preempt word: check each this_cpu_*()/smp_processor_id(). */
+extern bool debug_preempt;
+extern unsigned long debug_preempt_reports; /* reports so far (tests) */
+void debug_preempt_init(void); /* reads the word, before SMP */
+void check_preemption_disabled(const char *what);
+bool preemption_check_passes(void); /* may the caller use them now? */
+
+static __always_inline void debug_preempt_check(const char *what)
+{
+	if (unlikely(debug_preempt))
+		check_preemption_disabled(what);
+}
+
+#define raw_cpu_ptr(ptr) SHIFT_PERCPU_PTR(ptr, __my_cpu_offset())
+#define raw_cpu_read(var) READ_ONCE(*raw_cpu_ptr(&(var)))
+#define this_cpu_ptr(ptr)                            \
+	({                                           \
+		debug_preempt_check("this_cpu_ptr"); \
+		raw_cpu_ptr(ptr);                    \
+	})
+#define this_cpu_read(var)                            \
+	({                                            \
+		debug_preempt_check("this_cpu_read"); \
+		raw_cpu_read(var);                    \
+	})
+#define this_cpu_write(var, v)                         \
+	do {                                           \
+		debug_preempt_check("this_cpu_write"); \
+		WRITE_ONCE(*raw_cpu_ptr(&(var)), v);   \
+	} while (0)
+
+/* The CPU number in the per-CPU area (for the exception entry's use). */
 DECLARE_PER_CPU(unsigned int, cpu_number);
 
 /* Per-CPU areas come and go with their CPU (kernel/percpu.c). */
 int percpu_area_alloc(unsigned int cpu);
 void percpu_area_free(unsigned int cpu);
 void *percpu_area(unsigned int cpu);
-#define smp_processor_id() this_cpu_read(cpu_number)
+
+/*
+ * The running thread's CPU, from its task_struct (as arm64 Linux does): one
+ * load through SP_EL0, never through a per-CPU area that may be gone.
+ * The scheduler sets current->cpu before switching to a thread, and only
+ * changes it while the thread is not running.
+ */
+#define raw_smp_processor_id() ((unsigned int)READ_ONCE(current->cpu))
+#define smp_processor_id()                               \
+	({                                               \
+		debug_preempt_check("smp_processor_id"); \
+		raw_smp_processor_id();                  \
+	})
 
 #endif

@@ -96,7 +96,7 @@ static void time_expedited_busy(unsigned int want, const char *key,
 		return;
 	b = (struct busy_cpus){0};
 	init_completion(&b.done);
-	me = smp_processor_id();
+	me = raw_smp_processor_id();
 	cpumask_clear(&here);
 	cpumask_set_cpu(me, &here);
 	set_cpus_allowed(current, &here); /* the spinners have the others */

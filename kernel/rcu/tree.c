@@ -161,10 +161,14 @@ void rcu_sched_clock_irq(void)
  * because a tick that arrives while interrupts are off is taken at
  * local_irq_restore(), before the preempt_enable() that follows it: a
  * thread forever freeing memory under spin_lock_irqsave() would
- * otherwise never be seen at preempt_count zero.
+ * otherwise never be seen at preempt_count zero. Only believed when true:
+ * with preemption (or IRQs) off the caller may be inside a section, and
+ * a QS recorded there would let the grace period end under it.
  */
 void rcu_all_qs(void)
 {
+	if (preempt_count() || irqs_disabled())
+		return;
 	preempt_disable();
 	this_rdp()->passed_qs = true;
 	preempt_enable();

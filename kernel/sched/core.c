@@ -337,10 +337,28 @@ void finish_task_switch(struct task_struct *prev)
 	stop_machine_recheck();
 }
 
+/*
+ * Every caller of __schedule() disabled preemption exactly once: any more
+ * is a read-side section, a spinlock or an interrupt handler, which a
+ * context switch would end behind its back. Checked here, before the
+ * switch is reported to RCU as a quiescent state (Linux's
+ * __schedule_bug()); here it is fatal, not a warning.
+ */
+static void schedule_debug(struct task_struct *prev)
+{
+	unsigned int pc = preempt_count();
+
+	BUG_ON_MSG(pc != PREEMPT_OFFSET,
+		   "scheduling while atomic: %s/%d/%#010x", prev->comm,
+		   prev->pid, pc - PREEMPT_OFFSET);
+}
+
 static void __schedule(bool preempt)
 {
 	struct task_struct *prev, *next;
 	struct rq *rq;
+
+	schedule_debug(current);
 
 	/* A scheduling point is outside any preempt-disabled section: where
 	 * a CPU joins a stop_machine() (kernel/stop_machine.c). */
@@ -382,9 +400,6 @@ void schedule_tail(struct task_struct *prev)
 
 void schedule(void)
 {
-	BUG_ON_MSG(in_interrupt() || (preempt_count() & PREEMPT_MASK) > 0,
-		   "scheduling while atomic: %s, preempt_count %#x",
-		   current->comm, preempt_count());
 	preempt_disable();
 	__schedule(false);
 	preempt_enable_no_resched();
@@ -410,6 +425,7 @@ void preempt_schedule_irq(void)
 	}
 }
 
+/* A long loop's scheduling point: in an atomic section, a no-op. */
 void cond_resched(void)
 {
 	rcu_all_qs();
@@ -466,7 +482,7 @@ int set_cpus_allowed(struct task_struct *p, const struct cpumask *mask)
 		activate_task(p);
 	spin_unlock_irqrestore(&p->pi_lock, flags);
 	if (running && p == current && !preempt_count() &&
-	    !cpumask_test_cpu(smp_processor_id(), mask))
+	    !cpumask_test_cpu(raw_smp_processor_id(), mask))
 		schedule();
 	return 0;
 }

@@ -79,7 +79,7 @@ struct task_struct *kthread_create(int (*fn)(void *), void *arg,
 	p->fn = fn;
 	p->arg = arg;
 	p->state = TASK_UNINTERRUPTIBLE; /* until wake_up_process() */
-	p->cpu = smp_processor_id();
+	p->cpu = raw_smp_processor_id(); /* where it starts: a hint */
 	cpumask_copy(&p->cpus_allowed, cpu_possible_mask);
 	/*
 	 * It starts inside the schedule() that switches to it, as every
@@ -178,7 +178,7 @@ int kthread_park(struct task_struct *t)
 	smp_store_release(&t->should_park, true);
 	wake_up_process(t);
 	/* Parking on another CPU takes microseconds: poll for it then. */
-	if (READ_ONCE(t->cpu) != (int)smp_processor_id())
+	if (READ_ONCE(t->cpu) != (int)raw_smp_processor_id())
 		wait_for_completion_spin(&done, 1000);
 	else
 		wait_for_completion(&done);

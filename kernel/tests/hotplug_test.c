@@ -302,7 +302,7 @@ static void hotplug_last_cpu_refused(struct kunit *test)
 		return;
 	/* Stay put, so the CPU we keep is the one we run on. */
 	cpumask_clear(&here);
-	cpumask_set_cpu(smp_processor_id(), &here);
+	cpumask_set_cpu(raw_smp_processor_id(), &here);
 	set_cpus_allowed(current, &here);
 	for_each_present_cpu(cpu) if (cpu != smp_processor_id() &&
 				      cpu_online(cpu))
@@ -952,7 +952,7 @@ static void hotplug_boot_cpu(struct kunit *test)
 		return;
 	KUNIT_ASSERT_EQ(test, cpu_down(0), 0);
 	KUNIT_EXPECT_FALSE(test, cpu_online(0));
-	KUNIT_EXPECT_NE(test, smp_processor_id(), 0);
+	KUNIT_EXPECT_NE(test, raw_smp_processor_id(), 0);
 	KUNIT_EXPECT_EQ(test, cpu_up(0), 0);
 	KUNIT_EXPECT_TRUE(test, cpu_online(0));
 }

@@ -301,7 +301,7 @@ static void irq_spi_runs_where_it_is_routed(struct kunit *test)
 	KUNIT_ASSERT_EQ(
 		test, request_irq(TEST_SPI, probe_handler, "test-spi", &probe),
 		0);
-	target = other_online_cpu(smp_processor_id());
+	target = other_online_cpu(raw_smp_processor_id());
 	KUNIT_EXPECT_EQ(test, irq_set_affinity(TEST_SPI, target), 0);
 	irq_set_pending(TEST_SPI, true);
 	wait_for(READ_ONCE(probe.hits) >= 1, WAIT_US);

@@ -50,7 +50,7 @@ static int reader_thread(void *p)
 static void start_reader_on(struct reader *r, u64 hold_ms, bool mark_idle)
 {
 	struct task_struct *t;
-	unsigned int cpu = smp_processor_id() == 0 ? 1 : 0;
+	unsigned int cpu = raw_smp_processor_id() == 0 ? 1 : 0;
 
 	memset(r, 0, sizeof(*r));
 	r->hold_ns = hold_ms * 1000000ULL;
@@ -248,14 +248,20 @@ struct local_hold {
 	unsigned int cpu;
 };
 
+static void spin_relax(void)
+{
+	cpu_relax();
+}
+
 /*
  * Hold a read-side section on this CPU for hold_ms and at least
  * min_ticks of its ticks (2 s more at most, then h->ticks says so), with
- * p's callback queued inside it. On one CPU nothing else can run
- * meanwhile, so the section itself records what RCU did.
+ * p's callback queued inside it, calling spin() as it waits. On one CPU
+ * nothing else can run meanwhile, so the section itself records what RCU
+ * did.
  */
 static void hold_reader_here(struct local_hold *h, struct local_probe *p,
-			     u64 hold_ms, u64 min_ticks)
+			     u64 hold_ms, u64 min_ticks, void (*spin)(void))
 {
 	u64 t0, end, give_up;
 
@@ -270,7 +276,7 @@ static void hold_reader_here(struct local_hold *h, struct local_probe *p,
 	while (ktime_get_ns() < end ||
 	       (tick_count_cpu(h->cpu) - t0 < min_ticks &&
 		ktime_get_ns() < give_up))
-		cpu_relax();
+		spin();
 	h->ticks = tick_count_cpu(h->cpu) - t0;
 	rcu_get_stats(&h->exit);
 	h->ran_inside = smp_load_acquire(&p->ran);
@@ -295,7 +301,7 @@ static u64 wait_local_probe(struct local_hold *h, struct local_probe *p)
  * after it began end, and the callback not run, while it holds; and do
  * both happen soon after rcu_read_unlock()?
  */
-static void rcu_local_reader_holds_gp(struct kunit *test)
+static void check_local_reader_holds_gp(struct kunit *test, void (*spin)(void))
 {
 	static struct local_probe p;
 	struct local_hold h;
@@ -303,7 +309,7 @@ static void rcu_local_reader_holds_gp(struct kunit *test)
 	u64 took;
 
 	rcu_barrier();
-	hold_reader_here(&h, &p, 0, 5);
+	hold_reader_here(&h, &p, 0, 5, spin);
 	KUNIT_EXPECT_GE(test, h.ticks, 5);
 	KUNIT_EXPECT_FALSE(test, h.ran_inside);
 	/* Whatever started after rcu_read_lock() is still running... */
@@ -316,6 +322,23 @@ static void rcu_local_reader_holds_gp(struct kunit *test)
 	KUNIT_EXPECT_LT(test, took, 1000 * 1000000ULL);
 	rcu_get_stats(&after);
 	KUNIT_EXPECT_GT(test, after.gp_completed, h.entry.gp_seq);
+}
+
+/* ...with a reader that only spins. */
+static void rcu_local_reader_holds_gp(struct kunit *test)
+{
+	check_local_reader_holds_gp(test, spin_relax);
+}
+
+/*
+ * The same reader, calling cond_resched() as a long loop does: is it
+ * still no quiescent state, so that the grace period waits? (It once
+ * recorded one whatever the preempt count, and the next tick ended the
+ * grace period under the reader.)
+ */
+static void rcu_cond_resched_in_reader_holds_gp(struct kunit *test)
+{
+	check_local_reader_holds_gp(test, cond_resched);
 }
 
 /*
@@ -345,7 +368,7 @@ static void rcu_stall_reported_and_stops(struct kunit *test)
 		held = r.stall_reports - reports;
 		cpu = r.cpu;
 	} else {
-		hold_reader_here(&h, &p, 1000, 0);
+		hold_reader_here(&h, &p, 1000, 0, spin_relax);
 		wait_local_probe(&h, &p);
 		KUNIT_EXPECT_TRUE(test, smp_load_acquire(&p.ran));
 		held = h.stall_reports - reports;
@@ -378,7 +401,7 @@ static void rcu_gp_leaves_idle_cpus_alone(struct kunit *test)
 		return;
 	rcu_barrier();
 	/* Stay on one CPU: a wake-up elsewhere would give that one ticks. */
-	me = smp_processor_id();
+	me = raw_smp_processor_id();
 	cpumask_clear(&here);
 	cpumask_set_cpu(me, &here);
 	set_cpus_allowed(current, &here);
@@ -518,6 +541,7 @@ static const struct kunit_case rcu_cases[] = {
 	KUNIT_CASE(rcu_gp_leaves_idle_cpus_alone),
 	KUNIT_CASE(rcu_sync_returns),
 	KUNIT_CASE(rcu_local_reader_holds_gp),
+	KUNIT_CASE(rcu_cond_resched_in_reader_holds_gp),
 	KUNIT_CASE(rcu_sync_waits_for_reader),
 	KUNIT_CASE(rcu_sync_expedited_waits_for_reader),
 	KUNIT_CASE(rcu_sync_waits_for_idle_task_reader),

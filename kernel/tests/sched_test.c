@@ -4,6 +4,7 @@
 #include "helpers.h"
 #include <kernel/mm.h>
 #include <kernel/mutex.h>
+#include <kernel/percpu.h>
 #include <kernel/sched.h>
 #include <kernel/time.h>
 #include <kernel/timer.h>
@@ -202,7 +203,7 @@ static int spread_spinner(void *p)
 	struct spread_arg *a = p;
 
 	while (!a->stop)
-		cpumask_set_cpu(smp_processor_id(), &a->seen);
+		cpumask_set_cpu(raw_smp_processor_id(), &a->seen);
 	complete(&a->done);
 	return 0;
 }
@@ -285,6 +286,59 @@ static void sched_threads_exit_cleanly(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, b.kmalloc_objects, a.kmalloc_objects);
 }
 
+/*
+ * Does smp_processor_id() still name this CPU while this CPU's per-CPU area
+ * reads as freed memory? A thread that moved between reading TPIDR_EL1 and
+ * loading through it sees exactly that once its old CPU has gone down: the
+ * number must come from the thread, not from an area. (IRQs off: nothing
+ * else on this CPU looks at the area meanwhile.)
+ */
+static void sched_cpu_id_not_from_percpu_area(struct kunit *test)
+{
+	unsigned int *slot, saved, cpu;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	slot = this_cpu_ptr(&cpu_number);
+	saved = *slot;
+	WRITE_ONCE(*slot, 0x6b6b6b6b); /* percpu.c's POISON_FREE bytes */
+	cpu = smp_processor_id();
+	WRITE_ONCE(*slot, saved);
+	local_irq_restore(flags);
+	KUNIT_EXPECT_EQ(test, cpu, saved);
+	KUNIT_EXPECT_EQ(test, cpu, (unsigned int)current->cpu);
+}
+
+/*
+ * Does the debug_preempt check (check_preemption_disabled()) let through
+ * exactly the uses where this thread cannot leave its CPU: preemption
+ * off, IRQs off, or bound to this one CPU; and not an unbound thread
+ * with preemption on?
+ */
+static void sched_preemption_check_rules(struct kunit *test)
+{
+	struct cpumask here, was;
+	unsigned long flags;
+
+	cpumask_copy(&was, &current->cpus_allowed);
+	preempt_disable();
+	KUNIT_EXPECT_TRUE(test, preemption_check_passes());
+	preempt_enable();
+	local_irq_save(flags);
+	KUNIT_EXPECT_TRUE(test, preemption_check_passes());
+	local_irq_restore(flags);
+	cpumask_clear(&here);
+	cpumask_set_cpu(raw_smp_processor_id(), &here);
+	KUNIT_ASSERT_EQ(test, set_cpus_allowed(current, &here), 0);
+	KUNIT_EXPECT_TRUE(test, preemption_check_passes());
+	if (nr_cpu_ids > 1) {
+		KUNIT_ASSERT_EQ(
+			test, set_cpus_allowed(current, cpu_possible_mask), 0);
+		KUNIT_EXPECT_FALSE(test, preemption_check_passes());
+	}
+	set_cpus_allowed(current, &was);
+}
+
 static const struct kunit_case sched_cases[] = {
 	KUNIT_CASE(sched_tick_preempts_cpu_hog),
 	KUNIT_CASE(sched_mutex_counter_exact),
@@ -292,6 +346,8 @@ static const struct kunit_case sched_cases[] = {
 	KUNIT_CASE(sched_load_spreads),
 	KUNIT_CASE(sched_sleep_and_timeout),
 	KUNIT_CASE(sched_threads_exit_cleanly),
+	KUNIT_CASE(sched_cpu_id_not_from_percpu_area),
+	KUNIT_CASE(sched_preemption_check_rules),
 	{},
 };
 

@@ -72,7 +72,7 @@ static void test_timer_init(struct test_timer *tt)
 /* Skips the case unless this CPU's tick runs. */
 static bool need_tick(struct kunit *test)
 {
-	unsigned int cpu = smp_processor_id();
+	unsigned int cpu = raw_smp_processor_id();
 	u64 before = tick_count_cpu(cpu);
 
 	/* Reading another CPU's count after a migration is harmless: any
