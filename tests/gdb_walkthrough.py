@@ -123,14 +123,38 @@ def let_print_then_stop():
 IDLE_LOOP = {"cpu_do_idle", "cpu_startup_entry"}
 
 
-def bt_funcs(depth=12):
+def bt_text(depth=12):
+    """The selected thread's backtrace as GDB prints it."""
+    try:
+        return run(f"bt {depth}")
+    except gdb.error as e:  # e.g. a frame in memory no longer mapped
+        return str(e)
+
+
+def bt_funcs(depth=12, text=None):
     """The selected thread's backtrace, innermost first, as function names
     (inlined frames included)."""
-    try:
-        bt = run(f"bt {depth}")
-    except gdb.error as e:  # e.g. a frame in memory no longer mapped
-        bt = str(e)
+    bt = bt_text(depth) if text is None else text
     return re.findall(r"^#\d+\s+(?:0x[0-9a-f]+ in )?(\w+) \(", bt, re.M)
+
+
+# What GDB prints when a frame chain does not end in a zero frame record.
+BAD_CHAIN = re.compile(r"^.*(?:corrupt stack|previous frame identical|"
+                       r"Backtrace stopped).*$", re.M)
+
+
+# Where every stack starts (arch/arm64/head.S, switch.S): outermost frames.
+STACK_ENTRIES = ("primary_switched", "secondary_switched", "ret_from_fork")
+
+
+def report_chain_ends(name, text):
+    """The backtrace ends at a stack's entry, with no complaint from GDB
+    (before the final frame records it said "previous frame identical to
+    this frame (corrupt stack?)")."""
+    bad = BAD_CHAIN.search(text)
+    funcs = bt_funcs(text=text)
+    report(not bad and funcs and funcs[-1] in STACK_ENTRIES, name,
+           (bad.group(0) + ": " if bad else "") + " <- ".join(funcs))
 
 
 def idle_backtraces(threads, exclude):
@@ -175,6 +199,7 @@ try:
     online = int(gdb.parse_and_eval("__cpu_online_mask.bits[0]"))
     report(fn == "shell_thread" and online == 0xF, "boot_complete",
            f"stopped in {fn}, online mask {online:#x}")
+    report_chain_ends("bt_thread_ends_at_ret_from_fork", bt_text(40))
     run("delete")
 
     # 2. `off 3`, one stop per stage of the down path.
@@ -195,7 +220,11 @@ try:
             cpu = int(gdb.parse_and_eval("((struct task_struct *)$SP_EL0)->cpu"))
             ok = ok and cpu == 3
             diag += f", current task on CPU{cpu}"
+            chain = bt_text(40)  # its stack is still mapped here
         report(ok, f"down_{f}", diag)
+        if f == "psci_cpu_off":
+            report_chain_ends("bt_psci_cpu_off_ends_at_secondary_entry",
+                              chain)
     run("delete")
 
     # 3. After the down: the shell's next command, `cpus`, is the stop.

@@ -86,7 +86,7 @@ END(idmap_off)
  * with an exchange on timeout. Exactly one side wins, so a CPU uses the
  * idle thread and stack only if __cpu_up() still waits for it.
  */
-ENTRY(secondary_switched)
+ENTRY_OUTERMOST(secondary_switched)
 	bl	idmap_off
 	mov	x0, #0
 	bl	secondary_late_delay	/* fail_cpu_late=CPU:MS */
@@ -109,8 +109,7 @@ ENTRY(secondary_switched)
 	ldp	x1, x2, [x20]		/* task, stack */
 	msr	sp_el0, x1
 	mov	sp, x2
-	mov	x29, xzr
-	mov	x30, xzr
+	final_frame_record
 	bl	secondary_start_kernel
 	b	.
 	/*
@@ -129,14 +128,13 @@ ENTRY(secondary_switched)
 	msr	tpidr_el1, xzr
 	adr_l	x0, late_stack_end
 	mov	sp, x0
-	mov	x29, xzr
-	mov	x30, xzr
+	final_frame_record
 	mov	x0, x19
 	bl	secondary_too_late	/* powers off; back only if refused */
 	adr_l	x0, late_stack_owner
 	stlr	xzr, [x0]		/* done with the stack: next one may */
 	b	secondary_lost
-END(secondary_switched)
+END_OUTERMOST(secondary_switched)
 
 /*
  * Fault injection (fail_cpu_late=): spin while this CPU's entry in
@@ -170,15 +168,14 @@ ENTRY(secondary_late_delay)
 END(secondary_late_delay)
 
 /* Runs at the kernel's virtual address with the MMU and caches on. */
-ENTRY(primary_switched)
+ENTRY_OUTERMOST(primary_switched)
 	bl	idmap_off
 	adr_l	x0, boot_stack_end
 	mov	sp, x0
 	adr_l	x0, init_task		/* current = init_task (SP_EL0) */
 	msr	sp_el0, x0
 	msr	tpidr_el1, xzr		/* per-CPU offset 0: the template */
-	mov	x29, xzr		/* end of the frame chain for backtraces */
-	mov	x30, xzr
+	final_frame_record		/* end of the chain for backtraces */
 	adr_l	x0, __bss_start
 	adr_l	x1, __bss_stop
 1:	cmp	x0, x1
@@ -190,7 +187,7 @@ ENTRY(primary_switched)
 	mov	x2, x21
 	bl	start_kernel
 	b	.			/* start_kernel does not return */
-END(primary_switched)
+END_OUTERMOST(primary_switched)
 
 /*
  * Leave the CPU at EL1 with a known SCTLR_EL1 and FP/SIMD usable.

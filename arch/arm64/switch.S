@@ -36,9 +36,10 @@ END(cpu_switch_to)
  * A new thread's first instructions: finish the switch that started it
  * (x0 = prev), then call fn(arg) from x19/x20 and exit with its result.
  */
-ENTRY(ret_from_fork)
+ENTRY_OUTERMOST(ret_from_fork)
+	final_frame_record		/* a new stack: its chain ends here */
 	bl	schedule_tail
 	mov	x0, x20
 	blr	x19
 	bl	do_exit
-END(ret_from_fork)
+END_OUTERMOST(ret_from_fork)

@@ -4,6 +4,13 @@
  * cpu-release-addr; writing an entry address there and sending an event
  * releases it. Taken offline, a CPU cannot go back to the firmware: it
  * parks in the kernel's pen, and coming up again releases it from there.
+ *
+ * The release address is RAM the firmware reserved, so the linear map
+ * already covers it as Normal cacheable memory. Writing it through a
+ * Device alias (ioremap()) would give one location two memory types, whose
+ * accesses the architecture does not order or keep coherent with each
+ * other; QEMU does not model it, real cores do. Write through the
+ * cacheable mapping and clean to the point of coherency instead.
  */
 #define pr_fmt(fmt) "spin-table: " fmt
 #include <asm/barrier.h>
@@ -15,10 +22,21 @@
 #include <kernel/printk.h>
 #include <lib/errno.h>
 
+/* The mapping to write a release address through; NULL if none. */
+u64 *spin_table_release_slot(phys_addr_t release)
+{
+	int level;
+
+	if (release + sizeof(u64) <= LINEAR_MAP_SIZE &&
+	    lookup_pte((u64)__va(release), &level))
+		return __va(release); /* RAM: Normal, cacheable */
+	return ioremap(release, sizeof(u64)); /* not RAM: a device */
+}
+
 static int spin_table_boot(unsigned int cpu, phys_addr_t entry)
 {
 	phys_addr_t release = board.cpus[cpu].release_addr;
-	volatile u64 *slot;
+	u64 *slot;
 
 	if (cpu_pen_holds(cpu)) { /* offlined earlier: it waits in our pen */
 		cpu_pen_release(cpu);
@@ -28,12 +46,13 @@ static int spin_table_boot(unsigned int cpu, phys_addr_t entry)
 		pr_err("CPU%u: no cpu-release-addr\n", cpu);
 		return -ENODEV;
 	}
-	slot = ioremap(release, sizeof(u64));
+	slot = spin_table_release_slot(release);
 	if (!slot)
 		return -ENOMEM;
-	*slot = entry;
-	/* The waiting CPU reads with its caches off: push the write out. */
-	dcache_clean_poc((unsigned long)slot, (unsigned long)slot + 8);
+	WRITE_ONCE(*slot, entry);
+	/* The waiting CPU reads with its caches off: push the line out. */
+	dcache_clean_inval_poc((unsigned long)slot,
+			       (unsigned long)slot + sizeof(u64));
 	dsb(sy);
 	sev();
 	return 0;

@@ -26,4 +26,7 @@ struct cpu_operations {
 
 const struct cpu_operations *get_cpu_ops(unsigned int cpu);
 
+/* spin-table: the mapping its release write goes through (the tests). */
+u64 *spin_table_release_slot(phys_addr_t release);
+
 #endif

@@ -1,5 +1,8 @@
 /* Tests of SMP bring-up, ticks on every CPU and cross-CPU calls. */
+#include <asm/pgtable.h>
 #include <asm/sysreg.h>
+#include <kernel/board.h>
+#include <kernel/cpu_ops.h>
 #include <kernel/cpu.h>
 #include <kernel/irq.h>
 #include <kernel/kunit.h>
@@ -134,12 +137,45 @@ static void smp_every_cpu_ticks(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ticking, num_online_cpus());
 }
 
+/*
+ * spin-table (issue 15 finding 10): is each release address written
+ * through the linear map's Normal cacheable mapping, not a Device alias of
+ * the same RAM, and does that mapping read back an entry point (the CPU
+ * was released)? Before, the write went through ioremap(): Device-nGnRE.
+ */
+static void smp_spin_table_release_cacheable(struct kunit *test)
+{
+	unsigned int checked = 0;
+
+	for (unsigned int cpu = 1; cpu < nr_cpu_ids; cpu++) {
+		phys_addr_t release = board.cpus[cpu].release_addr;
+		u64 *slot;
+		pte_t *pte;
+		int level;
+
+		if (!release)
+			continue;
+		slot = spin_table_release_slot(release);
+		KUNIT_ASSERT_NOT_NULL(test, slot);
+		pte = lookup_pte((u64)slot, &level);
+		KUNIT_ASSERT_NOT_NULL(test, pte);
+		KUNIT_EXPECT_EQ(test, *pte & PTE_ATTRINDX_MASK,
+				PTE_ATTRINDX(MT_NORMAL));
+		KUNIT_EXPECT_TRUE(test, slot == (u64 *)__va(release));
+		KUNIT_EXPECT_NE(test, READ_ONCE(*slot), 0);
+		checked++;
+	}
+	if (!checked)
+		kunit_skip(test, "no spin-table CPU");
+}
+
 static const struct kunit_case smp_cases[] = {
 	KUNIT_CASE(smp_all_cpus_online),
 	KUNIT_CASE(smp_call_function_single_runs_on_target),
 	KUNIT_CASE(smp_ipis_reach_every_cpu),
 	KUNIT_CASE(smp_call_function_async),
 	KUNIT_CASE(smp_every_cpu_ticks),
+	KUNIT_CASE(smp_spin_table_release_cacheable),
 	{},
 };
 
