@@ -7,8 +7,9 @@
  * Going down, the table reads like the design in four lines:
  *
  *	cpu:online      clear the online bit: new readers no longer see it
- *	kthreads, sched park its threads, move the others off it
+ *	kthreads, sched park its threads, clear its active bit
  *	rcu:sync        synchronize_rcu(): readers that saw the bit finished
+ *	sched:drain     move its threads off: no waker still targets it
  *	arch:bringup    the CPU leaves RCU, masks its timer, turns its GIC
  *	                interface off and calls psci_cpu_off(); this CPU
  *	                polls AFFINITY_INFO until it is really off
@@ -164,6 +165,7 @@ enum cpuhp_state {
 	CPUHP_AP_IRQCHIP,
 	CPUHP_AP_TICK,
 	CPUHP_AP_RCU,
+	CPUHP_SCHED_DRAIN,
 	CPUHP_RCU_SYNC,
 	CPUHP_SCHED,
 	CPUHP_KTHREADS,
@@ -188,6 +190,15 @@ static const struct cpuhp_step cpuhp_steps[CPUHP_NR_STEPS] = {
 	[CPUHP_AP_TICK] = {"tick:starting", tick_starting, tick_dying, true},
 	[CPUHP_AP_RCU] = {"rcu:starting", rcu_starting, rcu_dying, true},
 	/* Online, on a surviving CPU. */
+	/*
+	 * After the grace period: a waker that read the active bit before it
+	 * was cleared (try_to_wake_up() runs with IRQs off, a reader) has
+	 * queued its thread by now, and none comes later (Linux's
+	 * sched_cpu_deactivate() waits the same way). Drained before it, a
+	 * late waker's thread could be queued after the drain and keep the
+	 * CPU from ever reaching its idle loop.
+	 */
+	[CPUHP_SCHED_DRAIN] = {"sched:drain", NULL, sched_cpu_drain},
 	[CPUHP_RCU_SYNC] = {"rcu:sync", NULL, rcu_sync_down},
 	[CPUHP_SCHED] = {"sched:active", sched_cpu_activate,
 			 sched_cpu_deactivate},

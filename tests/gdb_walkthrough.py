@@ -39,8 +39,9 @@ KERNEL_ADDR = 0x40200000
 DOWN_STOPS = [
     ("online_down", "cpu:online, the online bit is cleared"),
     ("kthreads_park_cpu", "kthreads:park, its threads parked"),
-    ("sched_cpu_deactivate", "sched:active, threads moved off it"),
+    ("sched_cpu_deactivate", "sched:active, its active bit cleared"),
     ("rcu_sync_down", "rcu:sync, the grace period"),
+    ("sched_cpu_drain", "sched:drain, threads moved off it"),
     ("irqchip_dying", "irqchip:dying, GIC CPU interface off (on CPU 3)"),
     ("psci_cpu_off", "PSCI CPU_OFF (on CPU 3)"),
     ("timers_down", "timers:dead, its timers migrated"),

@@ -65,6 +65,15 @@ void resched_cpu(unsigned int cpu);
 /* Hotplug steps of the scheduler (kernel/sched/hotplug.c). */
 int sched_cpu_activate(unsigned int cpu);
 int sched_cpu_deactivate(unsigned int cpu);
+int sched_cpu_drain(unsigned int cpu);
+/*
+ * Test hook (issue 15 finding 5): when task waker queues a thread on cpu,
+ * it first waits, IRQs off, until cpu is no longer active, and 20 ms
+ * more: a wake-up that chose cpu before its active bit cleared lands
+ * after that. One shot; NULL waker: off.
+ */
+void sched_delay_wakeup_onto(struct task_struct *waker, unsigned int cpu);
+bool sched_delay_wakeup_pending(void); /* set, and not taken yet */
 int idle_thread_prepare(unsigned int cpu);
 int idle_thread_release(unsigned int cpu);
 int kthreads_park_cpu(unsigned int cpu);

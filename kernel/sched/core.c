@@ -198,12 +198,42 @@ static unsigned int select_task_rq(struct task_struct *p)
 	return best;
 }
 
+static struct task_struct *delay_waker;
+static unsigned int delay_cpu;
+
+void sched_delay_wakeup_onto(struct task_struct *waker, unsigned int cpu)
+{
+	WRITE_ONCE(delay_cpu, cpu);
+	smp_store_release(&delay_waker, waker);
+}
+
+bool sched_delay_wakeup_pending(void)
+{
+	return READ_ONCE(delay_waker) != NULL;
+}
+
+/* The hook's wait; the bound keeps a test that went wrong from hanging. */
+static void delay_wakeup(unsigned int cpu)
+{
+	u64 end = ktime_get_ns() + 1000000000ULL;
+
+	WRITE_ONCE(delay_waker, NULL);
+	while (cpu_active(cpu) && ktime_get_ns() < end)
+		cpu_relax();
+	udelay(20000);
+}
+
 /* Queue a thread that is on no run queue onto a CPU it may use. */
 static void activate_task(struct task_struct *p)
 {
 	unsigned int cpu = select_task_rq(p);
-	struct rq *rq = cpu_rq(cpu);
+	struct rq *rq;
 	struct task_struct *curr;
+
+	if (unlikely(smp_load_acquire(&delay_waker) == current) &&
+	    cpu == READ_ONCE(delay_cpu))
+		delay_wakeup(cpu);
+	rq = cpu_rq(cpu);
 
 	spin_lock(&rq->lock);
 	if (p->cpu != (int)cpu)

@@ -945,6 +945,122 @@ static void hotplug_up_cpu_ticks_again(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, cpumask_test_cpu(cpu, &m.seen));
 }
 
+/*
+ * Issue 15 finding 5: a waker chose the CPU going down while it was still
+ * active, and its thread is queued only after sched:active cleared the bit
+ * (the hook holds the waker, IRQs off, until then and 20 ms more). The
+ * thread then spins without a switch. Drained before the grace period,
+ * the CPU would get that thread after its drain and never reach its idle
+ * loop: the down fails. Drained after it, the thread is moved off.
+ */
+struct late_wake {
+	struct task_struct *spinner;
+	unsigned int cpu;
+	volatile bool asleep, go, stop;
+	volatile int ran_on; /* CPU number + 1, while spinning */
+	struct completion spun, waker_done;
+};
+
+static int late_spinner(void *p)
+{
+	struct late_wake *lw = p;
+
+	/* Ran on lw->cpu (bound there): it is where a wake-up looks first. */
+	set_cpus_allowed(current, cpu_possible_mask);
+	set_current_state(TASK_UNINTERRUPTIBLE);
+	lw->asleep = true;
+	schedule();
+	while (!lw->stop)
+		lw->ran_on = raw_smp_processor_id() + 1;
+	complete(&lw->spun);
+	return 0;
+}
+
+static int late_waker(void *p)
+{
+	struct late_wake *lw = p;
+
+	while (!lw->go)
+		cpu_relax();
+	wake_up_process(lw->spinner);
+	complete(&lw->waker_done);
+	return 0;
+}
+
+static void hotplug_late_waker_drained(struct kunit *test)
+{
+	static struct late_wake lw;
+	unsigned int cpu = nr_cpu_ids - 1, me = 0, other = 1;
+	struct cpumask one;
+	struct task_struct *w;
+	u64 end;
+	int err;
+
+	if (!have_cpus(test, 3))
+		return;
+	/* This thread on CPU 0, the waker on CPU 1: it spins IRQs off. */
+	cpumask_clear(&one);
+	cpumask_set_cpu(me, &one);
+	KUNIT_ASSERT_EQ(test, set_cpus_allowed(current, &one), 0);
+	lw = (struct late_wake){.cpu = cpu};
+	init_completion(&lw.spun);
+	init_completion(&lw.waker_done);
+	lw.spinner = kthread_create(late_spinner, &lw, "late_spin");
+	KUNIT_ASSERT_NOT_NULL(test, lw.spinner);
+	kthread_bind(lw.spinner, cpu);
+	wake_up_process(lw.spinner);
+	while (!lw.asleep || READ_ONCE(lw.spinner->on_rq))
+		msleep(1);
+	w = kthread_create(late_waker, &lw, "late_wake");
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	kthread_bind(w, other);
+	sched_delay_wakeup_onto(w, cpu);
+	wake_up_process(w);
+	lw.go = true;
+	/* The waker chose cpu (still active) and waits in the hook. */
+	end = ktime_get_ns() + 2000000000ULL;
+	while (sched_delay_wakeup_pending() && ktime_get_ns() < end)
+		msleep(1);
+	if (sched_delay_wakeup_pending())
+		kunit_info(test, "the waker did not reach the hook in 2 s");
+	err = cpu_down(cpu);
+	sched_delay_wakeup_onto(NULL, 0);
+	wait_for_completion(&lw.waker_done);
+	while (!lw.ran_on)
+		msleep(1);
+	KUNIT_EXPECT_EQ(test, err, 0);
+	KUNIT_EXPECT_FALSE(test, cpu_online(cpu));
+	/* Spinning still, and not on the CPU that went down. */
+	msleep(20);
+	KUNIT_EXPECT_NE(test, lw.ran_on, (int)cpu + 1);
+	lw.stop = true;
+	wait_for_completion(&lw.spun);
+	if (!cpu_online(cpu))
+		KUNIT_EXPECT_EQ(test, cpu_up(cpu), 0);
+	set_cpus_allowed(current, cpu_possible_mask);
+}
+
+/*
+ * Can a thread take down the CPU it runs on? Its grace-period wait must
+ * not queue on that CPU, whose rcuc thread is parked by then (with
+ * hotplug_gp=normal, synchronize_rcu()'s callback would never run).
+ */
+static void hotplug_down_own_cpu(struct kunit *test)
+{
+	unsigned int cpu = nr_cpu_ids - 1;
+	struct cpumask one;
+
+	if (!have_cpus(test, 2))
+		return;
+	cpumask_clear(&one);
+	cpumask_set_cpu(cpu, &one);
+	KUNIT_ASSERT_EQ(test, set_cpus_allowed(current, &one), 0);
+	KUNIT_ASSERT_EQ(test, set_cpus_allowed(current, cpu_possible_mask), 0);
+	KUNIT_EXPECT_EQ(test, cpu_down(cpu), 0);
+	KUNIT_EXPECT_NE(test, raw_smp_processor_id(), cpu);
+	KUNIT_EXPECT_EQ(test, cpu_up(cpu), 0);
+}
+
 /* Can the boot CPU go down (when the firmware allows) and come back? */
 static void hotplug_boot_cpu(struct kunit *test)
 {
@@ -1019,6 +1135,8 @@ static const struct kunit_case hotplug_cases[] = {
 	KUNIT_CASE(hotplug_psci01_refuses_downs),
 	KUNIT_CASE(hotplug_moves_threads_timers_irqs),
 	KUNIT_CASE(hotplug_up_cpu_ticks_again),
+	KUNIT_CASE(hotplug_late_waker_drained),
+	KUNIT_CASE(hotplug_down_own_cpu),
 	KUNIT_CASE(hotplug_boot_cpu),
 	KUNIT_CASE(hotplug_trusted_os_cpu_refused),
 	KUNIT_CASE(hotplug_readers_never_see_poison),
