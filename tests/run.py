@@ -753,6 +753,29 @@ def log_excerpt(path):
     return "\n".join([head] + ["    | " + line for line in lines])
 
 
+def case_lines(path, checks, limit=20):
+    """The log's own lines of each failed KTAP case: its `# case: ...`
+    diagnostics and result line, which the log's tail often no longer
+    holds (a later case printed hundreds of lines)."""
+    leaves = {c.name.rsplit(".", 1)[-1] for c in checks if not c.ok}
+    leaves = {l for l in leaves if re.fullmatch(r"\w+", l)}
+    if not leaves:
+        return ""
+    try:
+        with open(path, errors="replace") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return ""
+    out = []
+    for leaf in sorted(leaves):
+        mine = [l for l in lines
+                if re.search(rf"#\s*{leaf}:|\bnot ok \d+ {leaf}\b", l)]
+        if mine:
+            out.append(f"    --- lines of {leaf} ---")
+            out += ["    | " + l for l in mine[:limit]]
+    return "\n".join(out)
+
+
 def report(name, checks, seconds, log_path):
     passed = sum(c.ok for c in checks)
     failed = len(checks) - passed
@@ -763,6 +786,9 @@ def report(name, checks, seconds, log_path):
     text += f"  [{seconds:.1f} s]"
     if failed:
         text += "\n" + "\n".join(f"    {c}" for c in checks if not c.ok)
+        own = case_lines(log_path, checks)
+        if own:
+            text += "\n" + own
         text += "\n" + log_excerpt(log_path)
     print(text, flush=True)
     return passed, failed
