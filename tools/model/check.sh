@@ -99,19 +99,17 @@ else
 	fails=$((fails + 1))
 fi
 
-# 4-6: the unconfirmed-off down; each mutant must fail an assertion.
-unconfirmed=$here/unconfirmed_off.pml
-run unconfirmed "" "-DSAFETY" "" "$unconfirmed"
-diag unconfirmed
-expect_clean 4 model_unconfirmed_off
-
-expect_rejected() { # N NAME DEFINE
+# A mutant of model PML (compiled with DEFINE) must fail an assertion.
+mutant_rejected() { # N NAME DEFINE PML
+	local pml=$4
+	run "$2" "$3" "-DSAFETY -DBFS" "" "$pml"
+	diag "$2"
 	if [ "$errors" != 0 ] && [ "$errors" != "?" ] &&
-		[ -s "$scratch/$2/unconfirmed_off.pml.trail" ]; then
+		[ -s "$scratch/$2/${pml##*/}.trail" ]; then
 		grep -E "^pan:1:" <<<"$out" | head -1 |
 			sed 's/^/# counterexample: /'
 		echo "# replay: cd build/model/$2 &&" \
-		     "spin $3 -t -p -g unconfirmed_off.pml"
+		     "spin $3 -t -p -g ${pml##*/}"
 		echo "ok $1 model_$2"
 	else
 		echo "# the $3 mutant produced no counterexample"
@@ -120,39 +118,21 @@ expect_rejected() { # N NAME DEFINE
 	fi
 }
 
-run unconfirmed_free_mutant "-DFREE_UNCONFIRMED" "-DSAFETY -DBFS" "" \
-	"$unconfirmed"
-diag unconfirmed_free_mutant
-expect_rejected 5 unconfirmed_free_mutant -DFREE_UNCONFIRMED
-
-run unconfirmed_strand_mutant "-DSTRAND" "-DSAFETY -DBFS" "" "$unconfirmed"
-diag unconfirmed_strand_mutant
-expect_rejected 6 unconfirmed_strand_mutant -DSTRAND
+# 4-6: the unconfirmed-off down; each mutant must fail an assertion.
+unconfirmed=$here/unconfirmed_off.pml
+run unconfirmed "" "-DSAFETY" "" "$unconfirmed"
+diag unconfirmed
+expect_clean 4 model_unconfirmed_off
+mutant_rejected 5 unconfirmed_free_mutant -DFREE_UNCONFIRMED "$unconfirmed"
+mutant_rejected 6 unconfirmed_strand_mutant -DSTRAND "$unconfirmed"
 
 # 7-10: the late-arrival handshake; each mutant must fail an assertion.
 late=$here/late_arrival.pml
 run late_arrival "" "-DSAFETY" "" "$late"
 diag late_arrival
 expect_clean 7 model_late_arrival
-
-late_rejected() { # N NAME DEFINE
-	run "$2" "$3" "-DSAFETY -DBFS" "" "$late"
-	diag "$2"
-	if [ "$errors" != 0 ] && [ "$errors" != "?" ] &&
-		[ -s "$scratch/$2/late_arrival.pml.trail" ]; then
-		grep -E "^pan:1:" <<<"$out" | head -1 |
-			sed 's/^/# counterexample: /'
-		echo "# replay: cd build/model/$2 &&" \
-		     "spin $3 -t -p -g late_arrival.pml"
-		echo "ok $1 model_$2"
-	else
-		echo "# the $3 mutant produced no counterexample"
-		echo "not ok $1 model_$2"
-		fails=$((fails + 1))
-	fi
-}
-late_rejected 8 late_plain_mutant -DPLAIN
-late_rejected 9 late_rollback_mutant -DROLLBACK_CLAIMED
-late_rejected 10 late_mpidr_mutant -DNO_MPIDR_CHECK
+mutant_rejected 8 late_plain_mutant -DPLAIN "$late"
+mutant_rejected 9 late_rollback_mutant -DROLLBACK_CLAIMED "$late"
+mutant_rejected 10 late_mpidr_mutant -DNO_MPIDR_CHECK "$late"
 
 [ "$fails" = 0 ]
