@@ -230,7 +230,9 @@ static void activate_task(struct task_struct *p)
 	struct rq *rq;
 	struct task_struct *curr;
 
-	if (unlikely(smp_load_acquire(&delay_waker) == current) &&
+	/* A plain load on this hot path: the hook is set before the
+	 * waker is woken, and the wake-up orders it. */
+	if (unlikely(READ_ONCE(delay_waker) == current) &&
 	    cpu == READ_ONCE(delay_cpu))
 		delay_wakeup(cpu);
 	rq = cpu_rq(cpu);
