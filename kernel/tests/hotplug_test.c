@@ -996,7 +996,7 @@ static void hotplug_late_waker_drained(struct kunit *test)
 	u64 end;
 	int err;
 
-	if (!have_cpus(test, 3))
+	if (!have_down_cpus(test, 3))
 		return;
 	/* This thread on CPU 0, the waker on CPU 1: it spins IRQs off. */
 	cpumask_clear(&one);
@@ -1050,7 +1050,7 @@ static void hotplug_down_own_cpu(struct kunit *test)
 	unsigned int cpu = nr_cpu_ids - 1;
 	struct cpumask one;
 
-	if (!have_cpus(test, 2))
+	if (!have_down_cpus(test, 2))
 		return;
 	cpumask_clear(&one);
 	cpumask_set_cpu(cpu, &one);
