@@ -267,9 +267,7 @@ static void ipi_handler(unsigned int irq, void *dev)
 		 * stop_machine() must not wait for this CPU's next tick.
 		 */
 		if (stop_machine_pending())
-			__atomic_fetch_or(&current->flags,
-					  1UL << TIF_NEED_RESCHED,
-					  __ATOMIC_RELAXED);
+			set_tsk_need_resched(current);
 		break;
 	case IPI_CALL_FUNC:
 		flush_smp_call_function_queue();

@@ -30,4 +30,10 @@ static inline bool test_thread_flag(int flag)
 	return READ_ONCE(current->flags) & (1UL << flag);
 }
 
+/* p schedules at its next preempt_enable() or IRQ return at count zero. */
+static inline void set_tsk_need_resched(struct task_struct *p)
+{
+	__atomic_fetch_or(&p->flags, 1UL << TIF_NEED_RESCHED, __ATOMIC_RELAXED);
+}
+
 #endif

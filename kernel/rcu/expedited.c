@@ -11,9 +11,11 @@
  *
  * The IPI is only the fast path. Any CPU in exp_mask also reports at its
  * own next quiescent state whether or not an IPI reached it: a tick that
- * finds preempt_count zero, a context switch, entering idle (tree.c).
- * That covers the CPUs RCU still waits on but that are no longer online,
- * which get no IPI, and any IPI that goes missing. Preemption stays off
+ * finds preempt_count zero, a context switch, entering idle (tree.c); a
+ * tick inside a section asks for the switch, as the IPI does. That covers
+ * the CPUs RCU still waits on but that are no longer online, which get no
+ * IPI (their running thread is told to reschedule), and any IPI that goes
+ * missing. Preemption stays off
  * from the choice of targets to the last IPI sent, so the caller cannot
  * move onto a CPU it has just chosen (and so not IPI itself there); a
  * CPU for which no IPI request could be allocated is called again with
@@ -75,9 +77,7 @@ static void rcu_exp_handler(void *unused)
 		rcu_exp_report(cpu);
 		return;
 	}
-	this_rdp()->exp_need_qs = true;
-	__atomic_fetch_or(&current->flags, 1UL << TIF_NEED_RESCHED,
-			  __ATOMIC_RELAXED);
+	rcu_urge_qs(this_rdp(), true);
 }
 
 /* The CPUs to wait for: RCU's CPUs, minus the caller and idle ones. */
@@ -123,12 +123,20 @@ static void exp_inject(struct cpumask *targets, struct cpumask *saved)
 		current->fail_alloc_nth = 1;
 }
 
-/* IPI each target; none is lost for want of memory. Preemption off. */
+/*
+ * IPI each target; none is lost for want of memory. A target no longer
+ * online (going down, RCU still waits on it) gets no call: its running
+ * thread is asked to reschedule instead, whose next preempt_enable()
+ * switches and reports, or whose tick does. Preemption off.
+ */
 static void exp_send_ipis(const struct cpumask *targets)
 {
 	struct cpumask missed;
 	unsigned int cpu;
 
+	for_each_cpu (cpu, targets)
+		if (!cpu_online(cpu))
+			resched_cpu(cpu);
 	if (!smp_call_function_many(targets, rcu_exp_handler, NULL, false,
 				    &missed))
 		return;

@@ -52,6 +52,7 @@ struct rcu_data {
 	bool qs_pending; /* it owes gp_seq_seen a quiescent state */
 	bool passed_qs; /* it switched threads since noticing */
 	bool exp_need_qs; /* an expedited GP waits for its next QS */
+	unsigned int qs_ticks; /* ticks that found it owing, in a section */
 
 	/* Idle: odd while running, even while idle (extended quiescent
 	 * state). Moved by this CPU only, read by others. */
@@ -79,6 +80,7 @@ extern struct rcu_data rcu_data[NR_CPUS];
 void rcu_report_qs(unsigned int cpu);
 void rcu_request_gp(struct rcu_data *rdp);
 void rcu_record_sample(u64 *ring, u64 *count, u64 ns);
+void rcu_urge_qs(struct rcu_data *rdp, bool exp);
 
 /* callbacks.c */
 void rcu_advance_cbs(struct rcu_data *rdp);

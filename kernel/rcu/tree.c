@@ -12,6 +12,8 @@
  *     judged by its count like any thread's;
  *   - a tick after it switched threads (rcu_note_context_switch());
  *   - entering idle (rcu_idle_enter()).
+ * A CPU whose second tick of the GP still finds it inside a section has
+ * its thread switch when the section ends (rcu_urge_qs()).
  * The last report ends GP g; if callbacks already wait for g + 1, it
  * starts at once. Read-side sections are preemption-disabled sections,
  * so none can span any of those events.
@@ -127,6 +129,23 @@ static void note_new_gp(struct rcu_data *rdp, unsigned int cpu)
 	rdp->gp_seq_seen = seq;
 	rdp->qs_pending = cpumask_test_cpu(cpu, &rcu_state.qsmask);
 	rdp->passed_qs = false;
+	rdp->qs_ticks = 0;
+}
+
+/*
+ * This CPU owes a QS but its thread is inside a read-side section: have
+ * the thread schedule when the section ends. Its rcu_read_unlock()
+ * (preempt_enable()) then enters __schedule(), which reports (Linux's
+ * "urgent QS"). Without it, a thread that spends nearly all its time in
+ * sections is seen at count zero only by luck, as a tick landing between
+ * two of them: rcutorture's readers on a CPU going down held the hotplug
+ * grace period for up to half a second. This CPU, IRQs off.
+ */
+void rcu_urge_qs(struct rcu_data *rdp, bool exp)
+{
+	if (exp)
+		rdp->exp_need_qs = true;
+	set_tsk_need_resched(current);
 }
 
 /*
@@ -147,10 +166,14 @@ void rcu_sched_clock_irq(void)
 	if (rdp->qs_pending && (quiet || rdp->passed_qs)) {
 		rdp->qs_pending = false;
 		rcu_report_qs(cpu);
+	} else if (rdp->qs_pending && ++rdp->qs_ticks >= 2) {
+		rcu_urge_qs(rdp, false); /* a normal GP waits a tick first */
 	}
 	if (quiet && (rdp->exp_need_qs || rcu_exp_waits_on(cpu))) {
 		rdp->exp_need_qs = false;
 		rcu_exp_report(cpu);
+	} else if (rcu_exp_waits_on(cpu)) {
+		rcu_urge_qs(rdp, true);
 	}
 	rcu_advance_cbs(rdp);
 	rcu_check_stall();

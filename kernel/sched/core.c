@@ -37,11 +37,6 @@ static DEFINE_PER_CPU(u64, slice_start_ns);
 struct task_struct *cpu_switch_to(struct task_struct *prev,
 				  struct task_struct *next);
 
-static void set_need_resched(struct task_struct *p)
-{
-	__atomic_fetch_or(&p->flags, 1UL << TIF_NEED_RESCHED, __ATOMIC_RELAXED);
-}
-
 static void clear_need_resched(struct task_struct *p)
 {
 	__atomic_fetch_and(&p->flags, ~(1UL << TIF_NEED_RESCHED),
@@ -51,7 +46,7 @@ static void clear_need_resched(struct task_struct *p)
 /* Make rq's CPU reschedule soon. Caller holds rq->lock. */
 static void resched_curr(struct rq *rq)
 {
-	set_need_resched(rq->curr);
+	set_tsk_need_resched(rq->curr);
 	if (rq->cpu != smp_processor_id())
 		smp_send_reschedule(rq->cpu);
 }
@@ -348,7 +343,7 @@ static void put_prev(struct rq *rq, struct task_struct *prev, bool preempt)
 static void stop_machine_recheck(void)
 {
 	if (unlikely(stop_machine_pending()))
-		set_need_resched(current);
+		set_tsk_need_resched(current);
 }
 
 void finish_task_switch(struct task_struct *prev)
@@ -467,7 +462,7 @@ void cond_resched(void)
 
 void yield(void)
 {
-	set_need_resched(current);
+	set_tsk_need_resched(current);
 	preempt_disable();
 	__schedule(true);
 	preempt_enable_no_resched();
@@ -481,7 +476,7 @@ void scheduler_tick(void)
 	update_curr(rq);
 	if (rq->curr != rq->idle && rq->nr_queued &&
 	    rq->clock_ns - this_cpu_read(slice_start_ns) >= SCHED_SLICE_NS)
-		set_need_resched(rq->curr);
+		set_tsk_need_resched(rq->curr);
 	spin_unlock(&rq->lock);
 }
 

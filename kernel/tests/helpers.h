@@ -6,7 +6,9 @@
 #include <kernel/kunit.h>
 #include <kernel/rcupdate.h>
 #include <kernel/sched.h>
+#include <kernel/time.h>
 #include <kernel/timer.h>
+#include <kernel/wait.h>
 
 /* False (and the case is skipped) with fewer than n CPUs online. */
 static inline bool have_cpus(struct kunit *test, unsigned int n)
@@ -31,6 +33,53 @@ static inline bool wait_threads_reaped(unsigned int n)
 		msleep(1);
 	rcu_barrier();
 	return nr_threads() <= n;
+}
+
+/*
+ * A thread that spends nearly all its time in read-side sections of
+ * section_us each, with no scheduling point between them, until stopped
+ * or after max_sections: a tick finds it at preempt_count zero only by
+ * luck, between two sections. Started bound to a CPU, it frees its
+ * affinity itself (still running there) so that CPU may go down.
+ */
+struct busy_reader {
+	unsigned int section_us, max_sections;
+	volatile bool stop;
+	volatile unsigned int sections;
+	volatile int ran_on; /* CPU of its latest section, + 1 */
+	struct completion done;
+};
+
+static inline int busy_reader_fn(void *p)
+{
+	struct busy_reader *b = p;
+
+	set_cpus_allowed(current, cpu_possible_mask);
+	while (!b->stop && b->sections < b->max_sections) {
+		rcu_read_lock();
+		b->ran_on = raw_smp_processor_id() + 1;
+		udelay(b->section_us);
+		rcu_read_unlock();
+		b->sections++;
+	}
+	complete(&b->done);
+	return 0;
+}
+
+/* Start b (already filled in) on cpu; wait until it runs there. */
+static inline bool busy_reader_start(struct busy_reader *b, unsigned int cpu)
+{
+	struct task_struct *t =
+		kthread_create(busy_reader_fn, b, "busyrd/%u", cpu);
+
+	if (!t)
+		return false;
+	init_completion(&b->done);
+	kthread_bind(t, cpu);
+	wake_up_process(t);
+	while (b->ran_on != (int)cpu + 1 && !completion_done(&b->done))
+		msleep(1);
+	return true;
 }
 
 #endif

@@ -1120,6 +1120,40 @@ static void hotplug_trusted_os_cpu_refused(struct kunit *test)
 	all_up();
 }
 
+/*
+ * The grace period of a down waits for the CPU going down, which is no
+ * longer online (no IPI reaches it) and, since finding 5, still runs its
+ * threads. Does it end while that CPU's thread is nearly always inside a
+ * read-side section? Before rcu_urge_qs() and the reschedule of such
+ * CPUs (rcu/expedited.c), it ended when a tick happened to land between
+ * two sections: under rcutorture up to half a second, here the 3 s the
+ * thread runs.
+ */
+static void hotplug_down_ends_under_busy_reader(struct kunit *test)
+{
+	static struct busy_reader b;
+	unsigned int cpu = nr_cpu_ids - 1;
+	bool finished;
+	int err;
+
+	if (!have_down_cpus(test, 2))
+		return;
+	b = (struct busy_reader){.section_us = 1000, .max_sections = 3000};
+	KUNIT_ASSERT_TRUE(test, busy_reader_start(&b, cpu));
+	err = cpu_down(cpu);
+	finished = completion_done(&b.done);
+	b.stop = true;
+	wait_for_completion(&b.done);
+	KUNIT_EXPECT_EQ(test, err, 0);
+	if (finished)
+		kunit_info(test, "CPU%u's down waited for all %u sections", cpu,
+			   b.sections);
+	KUNIT_EXPECT_FALSE(test, finished);
+	KUNIT_EXPECT_NE(test, b.ran_on, (int)cpu + 1);
+	if (!cpu_online(cpu))
+		KUNIT_EXPECT_EQ(test, cpu_up(cpu), 0);
+}
+
 static const struct kunit_case hotplug_cases[] = {
 	KUNIT_CASE(hotplug_double_down_and_up),
 	KUNIT_CASE(hotplug_last_cpu_refused),
@@ -1137,6 +1171,7 @@ static const struct kunit_case hotplug_cases[] = {
 	KUNIT_CASE(hotplug_up_cpu_ticks_again),
 	KUNIT_CASE(hotplug_late_waker_drained),
 	KUNIT_CASE(hotplug_down_own_cpu),
+	KUNIT_CASE(hotplug_down_ends_under_busy_reader),
 	KUNIT_CASE(hotplug_boot_cpu),
 	KUNIT_CASE(hotplug_trusted_os_cpu_refused),
 	KUNIT_CASE(hotplug_readers_never_see_poison),

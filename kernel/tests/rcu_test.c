@@ -537,6 +537,31 @@ static void rcu_exp_ends_no_csd(struct kunit *test)
 	check_exp_ends(test, RCU_EXP_FAULT_NO_CSD);
 }
 
+/*
+ * Does a grace period end while a thread on another CPU is nearly always
+ * inside a read-side section (1 ms sections back to back, for 3 s)?
+ * Before rcu_urge_qs() its CPU reported only when a tick landed between
+ * two sections: the grace period waited for the thread to finish.
+ */
+static void rcu_sync_ends_under_busy_reader(struct kunit *test)
+{
+	static struct busy_reader b;
+	bool finished;
+
+	if (!have_cpus(test, 2))
+		return;
+	b = (struct busy_reader){.section_us = 1000, .max_sections = 3000};
+	KUNIT_ASSERT_TRUE(test, busy_reader_start(&b, 1));
+	synchronize_rcu();
+	finished = completion_done(&b.done);
+	b.stop = true;
+	wait_for_completion(&b.done);
+	if (finished)
+		kunit_info(test, "the grace period waited for all %u sections",
+			   b.sections);
+	KUNIT_EXPECT_FALSE(test, finished);
+}
+
 static const struct kunit_case rcu_cases[] = {
 	KUNIT_CASE(rcu_gp_leaves_idle_cpus_alone),
 	KUNIT_CASE(rcu_sync_returns),
@@ -549,6 +574,7 @@ static const struct kunit_case rcu_cases[] = {
 	KUNIT_CASE(rcu_exp_ends_caller_migrates),
 	KUNIT_CASE(rcu_exp_ends_ipi_missing),
 	KUNIT_CASE(rcu_exp_ends_no_csd),
+	KUNIT_CASE(rcu_sync_ends_under_busy_reader),
 	KUNIT_CASE(rcu_callback_after_grace_period),
 	KUNIT_CASE(rcu_many_callbacks_all_run),
 	KUNIT_CASE(rcu_stall_reported_and_stops),
