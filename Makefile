@@ -1,4 +1,4 @@
-# hotplug kernel: a flat, explicit build. `make` builds build/kernel.elf
+# hotplug kernel: an explicit build, one object list per directory. `make` builds build/kernel.elf
 # (with DWARF, for GDB) and build/Image (arm64 Image header, for QEMU
 # -kernel and U-Boot booti). `make help` lists the other targets.
 
@@ -33,38 +33,36 @@ ASFLAGS := -D__ASSEMBLER__ -g -Iinclude -march=armv8-a
 LDFLAGS := -nostdlib -static -no-pie -z max-page-size=4096 -z norelro \
 	--build-id=none -T linker.ld
 
-ARCH_OBJS := arch/arm64/head.o arch/arm64/entry.o arch/arm64/cache.o \
-	arch/arm64/smccc.o arch/arm64/early_mmu.o arch/arm64/mmu.o \
-	arch/arm64/traps.o arch/arm64/stacktrace.o arch/arm64/switch.o \
-	arch/arm64/smp.o arch/arm64/pen.o arch/arm64/vmap_stack.o
-KERNEL_OBJS := kernel/main.o kernel/printk.o kernel/panic.o \
-	kernel/kallsyms.o kernel/params.o kernel/devicetree.o kernel/board.o \
-	kernel/memblock.o kernel/page_alloc.o kernel/kmalloc.o \
-	kernel/kunit.o kernel/fault_inject.o kernel/fault_hotplug.o kernel/stackprotector.o \
-	kernel/time.o kernel/percpu.o kernel/smp_processor_id.o kernel/cpu.o kernel/smp.o \
-	kernel/sched/core.o kernel/sched/kthread.o kernel/sched/idle.o \
-	kernel/sched/wait.o kernel/sched/mutex.o kernel/sched/hotplug.o kernel/sched/hung_task.o \
-	kernel/hotplug.o kernel/hotplug_sync.o kernel/stop_machine.o kernel/hotplug_bench.o \
-	kernel/hotplug_shell.o kernel/cpu_pen.o kernel/shell.o \
-	kernel/console_input.o kernel/rcu/tree.o kernel/rcu/callbacks.o \
-	kernel/rcu/expedited.o kernel/rcu/stall.o kernel/rcu/stats.o kernel/rcu/bench.o \
-	kernel/rcu/torture.o \
-	kernel/bench.o kernel/irq.o kernel/timer.o kernel/tick.o \
-	kernel/tests/mm_test.o kernel/tests/mmu_test.o \
-	kernel/tests/boot_test.o kernel/tests/smp_test.o kernel/tests/sched_test.o \
-	kernel/tests/rcu_test.o kernel/tests/hotplug_test.o \
-	kernel/tests/irq_test.o kernel/tests/timer_test.o \
-	kernel/power/governor.o kernel/power/policy.o kernel/power/model.o \
-	kernel/power/workload.o kernel/power/run.o kernel/power/shell.o \
-	kernel/tests/governor_test.o
-LIB_OBJS := lib/string.o lib/vsprintf.o lib/bitmap.o lib/cpumask.o \
-	lib/cmdline.o lib/fdt.o lib/stats.o
-DRIVER_OBJS := drivers/serial/pl011.o drivers/serial/bcm2835_aux_uart.o \
-	drivers/firmware/psci.o drivers/firmware/spin_table.o \
-	drivers/irqchip/irq-gic-common.o drivers/irqchip/irq-gic.o \
-	drivers/irqchip/irq-gic-v3.o drivers/irqchip/irq-bcm2836.o \
-	drivers/watchdog/bcm2835_wdt.o drivers/clocksource/arm_arch_timer.o
-OBJS := $(addprefix $(B)/,$(ARCH_OBJS) $(KERNEL_OBJS) $(LIB_OBJS) $(DRIVER_OBJS))
+# One object list per directory (docs/architecture.md draws the layers).
+arch-y := $(addprefix arch/arm64/, head.o entry.o cache.o smccc.o \
+	early_mmu.o mmu.o traps.o stacktrace.o switch.o smp.o pen.o \
+	vmap_stack.o)
+kernel-y := $(addprefix kernel/, main.o printk.o params.o devicetree.o \
+	board.o time.o smp.o irq.o timer.o tick.o shell.o console_input.o \
+	bench.o kunit.o)
+mm-y := $(addprefix kernel/mm/, memblock.o page_alloc.o kmalloc.o percpu.o)
+sched-y := $(addprefix kernel/sched/, core.o kthread.o idle.o wait.o \
+	mutex.o hotplug.o hung_task.o)
+rcu-y := $(addprefix kernel/rcu/, tree.o callbacks.o expedited.o stall.o \
+	stats.o bench.o torture.o)
+hotplug-y := $(addprefix kernel/hotplug/, core.o cpu.o sync.o \
+	stop_machine.o pen.o bench.o shell.o fault.o)
+power-y := $(addprefix kernel/power/, governor.o policy.o model.o \
+	workload.o run.o shell.o)
+debug-y := $(addprefix kernel/debug/, panic.o kallsyms.o stackprotector.o \
+	smp_processor_id.o lkdtm.o)
+tests-y := $(addprefix kernel/tests/, boot_test.o mm_test.o mmu_test.o \
+	smp_test.o sched_test.o rcu_test.o hotplug_test.o irq_test.o \
+	timer_test.o governor_test.o)
+lib-y := $(addprefix lib/, string.o vsprintf.o bitmap.o cpumask.o \
+	cmdline.o fdt.o stats.o)
+drivers-y := $(addprefix drivers/, serial/pl011.o serial/bcm2835_aux_uart.o \
+	firmware/psci.o firmware/spin_table.o irqchip/irq-gic-common.o \
+	irqchip/irq-gic.o irqchip/irq-gic-v3.o irqchip/irq-bcm2836.o \
+	watchdog/bcm2835_wdt.o clocksource/arm_arch_timer.o)
+OBJS := $(addprefix $(B)/,$(arch-y) $(kernel-y) $(mm-y) $(sched-y) \
+	$(rcu-y) $(hotplug-y) $(power-y) $(debug-y) $(tests-y) $(lib-y) \
+	$(drivers-y))
 
 .PHONY: all run test host-test board-test sdcard model torture fuzz power bench bench-linux test-scale clean help setup gdb FORCE
 all: $(B)/Image $(B)/kernel.elf
@@ -106,34 +104,39 @@ $(B)/include/libfdt.h: | $(B)/.setup-ok
 	@mkdir -p $(B)/include
 	cp $(LIBFDT_HDRS) $(B)/include/
 
-HEADERS := $(shell find include arch kernel -name '*.h')
+# Each object depends on the headers it included (-MMD -MP: .d files).
+DEPFLAGS = -MMD -MP
+-include $(OBJS:.o=.d) $(B)/kallsyms0.d $(B)/kallsyms.d
 GENERATED := $(B)/include/libfdt.h $(B)/gcc-include
 
 $(B)/.opt: FORCE
 	@mkdir -p $(B)
 	@echo '$(OPT)' | cmp -s - $@ || echo '$(OPT)' > $@
 
-$(B)/%.o: %.c $(HEADERS) Makefile $(B)/.opt | $(GENERATED)
+$(B)/%.o: %.c Makefile $(B)/.opt | $(GENERATED)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
-	@$(CC) $(CFLAGS) -c $< -o $@
+	@$(CC) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
 
 # Runs with the MMU off: Device memory faults on unaligned accesses.
 $(B)/arch/arm64/early_mmu.o: CFLAGS += -mstrict-align -fno-stack-protector
 # It changes the canary: its own frames must not check it.
-$(B)/kernel/stackprotector.o: CFLAGS += -fno-stack-protector
+$(B)/kernel/debug/stackprotector.o: CFLAGS += -fno-stack-protector
 
-$(B)/%.o: %.S $(HEADERS) Makefile | $(GENERATED)
+$(B)/%.o: %.S Makefile | $(GENERATED)
 	@mkdir -p $(dir $@)
 	@echo "  AS      $<"
-	@$(CC) $(ASFLAGS) -c $< -o $@
+	@$(CC) $(ASFLAGS) $(DEPFLAGS) -c $< -o $@
 
 # Two link passes: the symbol table of pass 1 is linked into pass 2.
 # Text comes first and the table lives after it, so no text symbol moves;
 # the check below proves it by regenerating the table from the result.
-$(B)/kallsyms0.S:
+$(B)/kallsyms0.S: tools/kallsyms.py
 	@mkdir -p $(B)
 	echo | tools/kallsyms.py > $@
+$(B)/kallsyms0.o $(B)/kallsyms.o: $(B)/%.o: $(B)/%.S
+	@echo "  AS      $<"
+	@$(CC) $(ASFLAGS) -c $< -o $@
 $(B)/kernel.pass1.elf: $(OBJS) $(B)/kallsyms0.o linker.ld
 	@echo "  LD      $@"
 	@$(LD) $(LDFLAGS) -o $@ $(OBJS) $(B)/kallsyms0.o $(LIBFDT_A)

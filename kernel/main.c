@@ -6,6 +6,7 @@
  * allocate.
  */
 #include <asm/barrier.h>
+#include <asm/entry.h>
 #include <asm/memory.h>
 #include <asm/pgtable.h>
 #include <asm/sections.h>
@@ -15,10 +16,12 @@
 #include <kernel/board.h>
 #include <kernel/clockevents.h>
 #include <kernel/console.h>
+#include <kernel/cpuhp.h>
 #include <kernel/devicetree.h>
 #include <kernel/governor.h>
 #include <kernel/irq.h>
 #include <kernel/kunit.h>
+#include <kernel/lkdtm.h>
 #include <kernel/mm.h>
 #include <kernel/panic.h>
 #include <kernel/params.h>
@@ -29,6 +32,7 @@
 #include <kernel/sched.h>
 #include <kernel/shell.h>
 #include <kernel/smp.h>
+#include <kernel/start_kernel.h>
 #include <kernel/time.h>
 #include <kernel/timer.h>
 #include <lib/kernel.h>
@@ -39,14 +43,6 @@
 #ifndef FALLBACK_UART_BASE
 #define FALLBACK_UART_BASE 0x09000000 /* QEMU virt's PL011 */
 #endif
-
-void trap_init(void);
-void fault_inject(const char *what);
-void smp_setup_cpu_maps(void);
-void setup_per_cpu_areas(void);
-void cpu_startup_entry(void) __noreturn;
-void hotplug_init(void);
-void cpuhp_boot_cpu_online(void);
 
 KERNEL_PARAM(loglevel, "console log level 0-8 (default 7: all but debug)");
 KERNEL_PARAM(fault,
@@ -169,7 +165,7 @@ static int kernel_init(void *unused)
 	hung_task_init();
 	smp_init();
 	if (param_get("fault", arg, sizeof(arg)))
-		fault_inject(arg);
+		lkdtm_run(arg);
 	if (param_get("test", arg, sizeof(arg)))
 		kunit_run_tests(arg);
 	if (!param_get_ulong("torture", &secs))

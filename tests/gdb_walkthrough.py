@@ -32,7 +32,7 @@ DEADLINE_S = 45  # the whole run; the test normally takes well under that
 KIMAGE_VADDR = 0xFFFFFFC000000000
 KERNEL_ADDR = 0x40200000
 
-# The down path of kernel/hotplug.c, in the order the stops come: the steps
+# The down path of kernel/hotplug/core.c, in the order the stops come: the steps
 # run from the bottom of cpuhp_steps[] (on the CPU doing `off 3`), except
 # rcu:dying/tick:dying/irqchip:dying and psci_cpu_off, which CPU 3 runs
 # itself from arch_cpu_idle_dead() once __cpu_die() asks it to go.

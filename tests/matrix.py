@@ -87,7 +87,7 @@ class Boot:
 TRUNCATED_DTB_BYTES = 200
 
 # Debug checks every boot runs with: this_cpu_*()/smp_processor_id() where
-# the thread may move to another CPU (kernel/smp_processor_id.c). A boot
+# the thread may move to another CPU (kernel/debug/smp_processor_id.c). A boot
 # whose command line comes from a DTB file (shim_dtb a path) cannot get them.
 DEBUG_WORDS = "debug_preempt"
 DEBUG_FORBID = (r"BUG: using \w+\(\) in preemptible",)
@@ -454,7 +454,7 @@ BOOTS = [
                  r"\bBrought up 4 of 4 CPUs$"),
          forbid=(r"\bCPU2 .*failed to come online",)),
 
-    # Fault injection from the command line (kernel/fault_hotplug.c): each
+    # Fault injection from the command line (kernel/hotplug/fault.c): each
     # gives a clear message, the mask stays consistent, the kernel goes on.
     Boot("fault-cpu-on-denied",
          ["--smp", "4", "--mem", "256M"],
@@ -649,7 +649,7 @@ BOOTS = [
                r"^Exception: ESR 0x[0-9a-f]{8}, EC 0x25: DABT \(current EL\), IL 32 bits$",
                r"^CPU: [01]$",
                expect_in_order=(r"Call trace:",
-                                r"^\s+fault_inject\+0x[0-9a-f]+/0x[0-9a-f]+",
+                                r"^\s+lkdtm_run\+0x[0-9a-f]+/0x[0-9a-f]+",
                                 r"^Kernel panic - not syncing: Oops: Fatal exception$",
                                 r"^smp: stopped 1 other CPU\(s\)$",
                                 r"^---\[ end Kernel panic - not syncing: Oops \]---$")),
@@ -661,20 +661,20 @@ BOOTS = [
                r"^pc : fault_undef\+0x[0-9a-f]+/0x[0-9a-f]+$",
                expect_in_order=(r"Call trace:",
                                 r"^\s+fault_undef\+0x[0-9a-f]+/0x[0-9a-f]+$",
-                                r"^\s+fault_inject\+0x[0-9a-f]+/0x[0-9a-f]+$",
+                                r"^\s+lkdtm_run\+0x[0-9a-f]+/0x[0-9a-f]+$",
                                 r"^smp: stopped 1 other CPU\(s\)$")),
     # Hardening: kernel text is not writable, data is not executable, and
     # a stack buffer overrun is caught by the per-boot canary.
     fault_boot("text", r"Unable to handle kernel write at virtual address ffffffc0",
                r"permission fault", r"pc : fault_write_text\+"),
     fault_boot("exec", r"Unable to handle kernel execute at virtual address",
-               r"permission fault", r"lr : fault_inject\+"),
+               r"permission fault", r"lr : lkdtm_run\+"),
     fault_boot("stack",
                r"stackprotector: per-boot canary from the counter and the device tree's seed",
                r"Kernel panic - not syncing: stack-protector: kernel stack is "
                r"corrupted in fault_smash_stack\+",
                expect_in_order=(r"Call trace:", r"^\s+__stack_chk_fail\+",
-                                r"^\s+fault_smash_stack\+", r"^\s+fault_inject\+")),
+                                r"^\s+fault_smash_stack\+", r"^\s+lkdtm_run\+")),
     # A thread that recurses without end runs into the guard under its
     # stack: the exception entry moves to the overflow stack and names it.
     fault_boot("overflow",
@@ -685,7 +685,7 @@ BOOTS = [
                r"Kernel panic - not syncing: kernel stack overflow",
                expect_in_order=(r"Insufficient stack space", r"Call trace:",
                                 r"^\s+fault_recurse\+", r"^\s+fault_overflow_stack\+",
-                                r"^\s+fault_inject\+")),
+                                r"^\s+lkdtm_run\+")),
     # A context switch inside a read-side section would be reported to RCU
     # as a quiescent state: __schedule() stops it (issue 15, finding 6).
     fault_boot("rcu_yield",
@@ -693,7 +693,7 @@ BOOTS = [
                r"scheduling while atomic: init/\d+/0x00000001$",
                expect_in_order=(r"yield\(\) inside rcu_read_lock\(\)", r"Call trace:",
                                 r"^\s+yield\+", r"^\s+fault_rcu_yield\+",
-                                r"^\s+fault_inject\+")),
+                                r"^\s+lkdtm_run\+")),
     # debug_preempt reports this_cpu_*()/smp_processor_id() by a thread that
     # may move, each call site once, and the boot goes on (issue 15,
     # finding 8). Every other boot runs with it and fails on a report.

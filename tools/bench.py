@@ -2,7 +2,7 @@
 """Runs `bench=hotplug` in QEMU per configuration and reports the figures.
 
 Each configuration is one boot (the four reader designs are measured side
-by side in it, see kernel/hotplug_bench.c). The kernel prints lines
+by side in it, see kernel/hotplug/bench.c). The kernel prints lines
 
     bench: hotplug: KEY = VALUE            (figures common to all designs)
     bench: hotplug: KEY = DESIGN VALUE     (per design)

@@ -21,16 +21,19 @@
  */
 #define pr_fmt(fmt) "smp: " fmt
 #include <asm/arch_timer.h>
+#include <asm/entry.h>
 #include <asm/memory.h>
 #include <asm/smp.h>
 #include <asm/sysreg.h>
 #include <kernel/clockevents.h>
 #include <kernel/cpu.h>
+#include <kernel/cpuhp.h>
 #include <kernel/cpu_ops.h>
 #include <kernel/irq.h>
 #include <kernel/params.h>
 #include <kernel/printk.h>
 #include <kernel/rcupdate.h>
+#include <kernel/sched.h>
 #include <kernel/smp.h>
 #include <kernel/timer.h>
 #include <kernel/wait.h>
@@ -38,10 +41,6 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../../kernel/sched/sched.h"
-
-void cpuhp_ap_startup(unsigned int cpu);
-void cpuhp_ap_teardown(unsigned int cpu);
 
 /* Generous: under emulation on a loaded host a CPU can take seconds. */
 #define CPU_UP_TIMEOUT_MS 5000
@@ -60,13 +59,7 @@ BUILD_BUG_ON(MPIDR_HWID_MASK != SECONDARY_MPIDR_MASK);
 struct secondary_data secondary_data;
 /* &secondary_data while a bring-up waits and its CPU has not claimed it. */
 struct secondary_data *secondary_slot;
-/* MPIDR | 1 << 63 of the parked CPU on head.S late_stack, or 0. */
-extern u64 late_stack_owner;
 static struct completion cpu_running;
-
-void trap_init(void);
-void secondary_entry(void);
-void secondary_lost(void);
 
 KERNEL_PARAM(
 	fail_cpu,

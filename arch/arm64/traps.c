@@ -2,6 +2,7 @@
  * Exceptions taken to EL1: decoding ESR_EL1 into words a reader can act
  * on, and turning anything the kernel does not expect into die().
  */
+#include <asm/entry.h>
 #include <asm/ptrace.h>
 #include <asm/sysreg.h>
 #include <asm/vmap_stack.h>
@@ -14,10 +15,7 @@
 #include <kernel/task.h>
 #include <lib/kernel.h>
 
-extern char vectors[];
-
 void (*handle_arch_irq)(struct pt_regs *regs);
-void preempt_schedule_irq(void);
 
 static const char *const esr_class_names[64] = {
 	[0x00] = "Unknown/Uncategorized",

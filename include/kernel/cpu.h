@@ -6,7 +6,7 @@
  *   online    CPUs running the kernel, taking interrupts and threads.
  *             Readers take no lock: inside rcu_read_lock() a set bit
  *             means that CPU's per-CPU data stays valid until
- *             rcu_read_unlock() (kernel/cpu.c has the rules). Outside
+ *             rcu_read_unlock() (kernel/hotplug/cpu.c has the rules). Outside
  *             such a section a read is only a momentary snapshot.
  *   active    online CPUs the scheduler may place threads on (cleared
  *             first on the way down, set last on the way up)
@@ -107,7 +107,7 @@ static inline unsigned int num_online_cpus(void)
 void set_cpu_online(unsigned int cpu, bool online);
 void set_cpu_active(unsigned int cpu, bool active);
 
-/* CPU hotplug (kernel/hotplug.c): 0, or <0 with the reason printed. */
+/* CPU hotplug (kernel/hotplug/core.c): 0, or <0 with the reason printed. */
 int cpu_up(unsigned int cpu);
 int cpu_down(unsigned int cpu);
 /* Exclude both while held (a mutex: may sleep; not from a hotplug step). */

@@ -1,7 +1,7 @@
 /*
  * The four ways to keep the online mask still for a reader, from the 2013
  * CPU-hotplug locking thread, built side by side so the benchmark can
- * compare them in one boot (kernel/hotplug_sync.c has the details):
+ * compare them in one boot (kernel/hotplug/sync.c has the details):
  *
  *   rwlock        a global reader-writer lock, as get_online_cpus() was
  *   percpu_rwsem  per-CPU reader counts with an RCU-switched writer (the
@@ -46,7 +46,7 @@ int hotplug_sync_parse(const char *name);
 /* Switch designs: waits for readers of the old one (may sleep). */
 int cpu_hotplug_set_sync(enum hotplug_sync sync);
 
-/* For kernel/hotplug.c, which holds its lock around each of these. */
+/* For kernel/hotplug/core.c, which holds its lock around each of these. */
 void hotplug_sync_init(void);
 void hotplug_sync_switch(enum hotplug_sync sync);
 void cpus_write_lock(void);

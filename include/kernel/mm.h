@@ -73,6 +73,7 @@ struct mem_stats {
 	u64 kmalloc_objects;
 };
 void mem_get_stats(struct mem_stats *st);
+void page_alloc_stats(struct mem_stats *st); /* its pages only */
 void mem_print_stats(void);
 
 #endif

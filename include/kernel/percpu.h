@@ -11,7 +11,7 @@
  * a thread bound to its CPU): a thread that moves between reading TPIDR_EL1
  * and loading through it, while its old CPU goes down and the area is
  * freed, loads from freed memory. With the debug_preempt word each use
- * checks that (kernel/smp_processor_id.c). raw_*() skip the check, for
+ * checks that (kernel/debug/smp_processor_id.c). raw_*() skip the check, for
  * values that are only a hint (statistics, messages).
  */
 #ifndef KERNEL_PERCPU_H
@@ -85,7 +85,9 @@ static __always_inline void debug_preempt_check(const char *what)
 /* The CPU number in the per-CPU area (for the exception entry's use). */
 DECLARE_PER_CPU(unsigned int, cpu_number);
 
-/* Per-CPU areas come and go with their CPU (kernel/percpu.c). */
+/* Per-CPU areas come and go with their CPU (kernel/mm/percpu.c). */
+/* Boot: the boot CPU's area, before anything reads per-CPU data. */
+void setup_per_cpu_areas(void);
 int percpu_area_alloc(unsigned int cpu);
 void percpu_area_free(unsigned int cpu);
 void *percpu_area(unsigned int cpu);

@@ -44,6 +44,8 @@ static inline void preempt_count_sub(unsigned int n)
 #define preemptible() (preempt_count() == 0 && !irqs_disabled())
 
 void preempt_schedule(void);
+/* From the IRQ return path (entry.S), IRQs off, count zero. */
+void preempt_schedule_irq(void);
 
 /*
  * preempt_count_sub() that returns the new count from the register it

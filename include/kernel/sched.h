@@ -15,6 +15,12 @@
 void sched_init(void);
 /* Each CPU, coming up: make `current` its idle thread and start. */
 void sched_init_cpu(unsigned int cpu);
+/* The idle loop, where every CPU ends its boot: never returns. */
+void cpu_startup_entry(void) __noreturn;
+/* The idle thread made for cpu (idle_thread_prepare()). */
+struct task_struct *idle_thread_get(unsigned int cpu);
+/* fn(p, arg) for every thread, under the thread list's lock. */
+void for_each_task(void (*fn)(struct task_struct *p, u64 arg), u64 arg);
 
 __printf(3, 4) struct task_struct *kthread_create(int (*fn)(void *), void *arg,
 						  const char *fmt, ...);

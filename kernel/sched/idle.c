@@ -4,12 +4,10 @@
  */
 #include <asm/barrier.h>
 #include <kernel/cpu.h>
+#include <kernel/cpuhp.h>
 #include <kernel/rcupdate.h>
 #include <kernel/timer.h>
 #include "sched.h"
-
-bool cpu_should_die(void);
-void arch_cpu_idle_dead(void) __noreturn;
 
 /* A queued thread of src that may run on dst->cpu, or NULL. */
 static struct task_struct *find_movable(struct rq *src, struct rq *dst)

@@ -7,6 +7,7 @@
  */
 #define pr_fmt(fmt) "kthread: " fmt
 #include <asm/sections.h>
+#include <asm/entry.h>
 #include <asm/vmap_stack.h>
 #include <kernel/cpu.h>
 #include <kernel/mm.h>
@@ -17,8 +18,6 @@
 #include <lib/printf.h>
 #include <string.h>
 #include "sched.h"
-
-void ret_from_fork(void);
 
 struct task_struct init_task = {
 	.state = TASK_RUNNING,

@@ -35,9 +35,7 @@ extern struct rq runqueues[NR_CPUS];
 #define cpu_rq(cpu) (&runqueues[cpu])
 #define this_rq() cpu_rq(smp_processor_id())
 
-void cpu_startup_entry(void) __noreturn;
 void sched_init_runqueues(void);
-void for_each_task(void (*fn)(struct task_struct *p, u64 arg), u64 arg);
 bool idle_balance(struct rq *rq);
 void schedule_dead(void) __noreturn;
 struct task_struct *fork_idle(unsigned int cpu);
@@ -47,7 +45,6 @@ void update_curr(struct rq *rq);
 void release_task(struct task_struct *p);
 struct task_struct *find_stranded_thread(unsigned int cpu);
 void migrate_task(struct task_struct *p);
-struct task_struct *idle_thread_get(unsigned int cpu);
 void idle_thread_set_boot(struct task_struct *idle);
 /* Move a queued (not running) thread from src to dst; both locked. */
 void move_queued_task(struct rq *src, struct rq *dst, struct task_struct *p);

@@ -7,11 +7,10 @@
 #include <kernel/mm.h>
 #include <kernel/params.h>
 #include <kernel/printk.h>
+#include <kernel/start_kernel.h>
 #include <kernel/time.h>
 #include <lib/printf.h>
 #include <string.h>
-
-void start_kernel(void);
 
 #define MPIDR_AFF_MASK 0xff00ffffffUL
 

@@ -12,9 +12,9 @@
 #include <kernel/board.h>
 #include <kernel/kunit.h>
 #include <kernel/mm.h>
+#include <kernel/sched.h>
 #include <kernel/smp.h>
 #include <kernel/task.h>
-#include "../sched/sched.h"
 
 static int mmu_local_var_probe;
 

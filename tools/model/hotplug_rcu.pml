@@ -8,7 +8,7 @@
  *               rcu_read_unlock()) and its quiescent-state reports (tick,
  *               context switch, idle entry: rcu_sched_clock_irq(),
  *               rcu_note_context_switch(), rcu_idle_enter()).
- *   hotplug()   cpu_down()/cpu_up() (kernel/hotplug.c), serialised as by
+ *   hotplug()   cpu_down()/cpu_up() (kernel/hotplug/core.c), serialised as by
  *               cpu_hotplug_lock: one writer.
  *   call_rcu()  other users of RCU asking for grace periods at any time
  *               (rcu_request_gp() from call_rcu()), so that grace periods
@@ -168,7 +168,7 @@ inline synchronize_rcu() {
 
 #define nr_online (online[0] + online[1] + online[2])
 
-/* kernel/hotplug.c: cpu_down() and cpu_up(), one at a time. */
+/* kernel/hotplug/core.c: cpu_down() and cpu_up(), one at a time. */
 proctype hotplug()
 {
 	byte c;

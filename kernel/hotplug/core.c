@@ -33,6 +33,7 @@
 #define pr_fmt(fmt) "hotplug: " fmt
 #include <kernel/board.h>
 #include <kernel/cpu.h>
+#include <kernel/cpuhp.h>
 #include <kernel/current.h>
 #include <kernel/cpu_ops.h>
 #include <kernel/hotplug_sync.h>
@@ -48,6 +49,7 @@
 #include <kernel/timer.h>
 #include <lib/errno.h>
 #include <lib/stats.h>
+#include "fault.h"
 
 struct cpuhp_step {
 	const char *name;
@@ -97,7 +99,7 @@ static int rcu_sync_down(unsigned int cpu)
 	return 0;
 }
 
-/* As the reader design in force wants it (kernel/hotplug_sync.c). */
+/* As the reader design in force wants it (kernel/hotplug/sync.c). */
 static int online_up(unsigned int cpu)
 {
 	return hotplug_sync_set_online(cpu, true);
@@ -148,12 +150,6 @@ static int rcu_dying(unsigned int cpu)
 	rcu_report_dead(cpu);
 	return 0;
 }
-
-int __cpu_up(unsigned int cpu);
-int __cpu_die(unsigned int cpu);
-void hotplug_faults_init(void);
-unsigned int hotplug_fault_take_alloc(void);
-bool hotplug_fault_fail_step(const char *name);
 
 enum cpuhp_state {
 	CPUHP_PERCPU,

@@ -187,8 +187,6 @@ void kfree(const void *p)
 	}
 }
 
-void page_alloc_stats(struct mem_stats *st);
-
 void mem_get_stats(struct mem_stats *st)
 {
 	unsigned long flags;

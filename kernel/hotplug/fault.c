@@ -16,7 +16,7 @@
  * Set before the secondary CPUs come up, so the boot meets them first;
  * fail_cpu_off and fail_alloc_up wait for the first down or up that uses
  * them (at the shell: `off N`, `on N`). A reader held past the stall
- * threshold is fault=stall (kernel/fault_inject.c).
+ * threshold is fault=stall (kernel/debug/lkdtm.c).
  */
 #define pr_fmt(fmt) "fault: " fmt
 #include <kernel/cpu.h>
@@ -26,6 +26,7 @@
 #include <lib/errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "fault.h"
 
 KERNEL_PARAM(fail_cpu_on, "fault injection: CPU:ERROR, CPU_ON answers the "
 			  "PSCI error (DENIED, ALREADY_ON, ... or a number)");

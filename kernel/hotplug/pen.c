@@ -5,6 +5,7 @@
  */
 #define pr_fmt(fmt) "pen: " fmt
 #include <asm/barrier.h>
+#include <asm/entry.h>
 #include <kernel/cpu_pen.h>
 #include <kernel/printk.h>
 #include <kernel/sched.h>
@@ -13,8 +14,6 @@
 #include <lib/cpumask.h>
 
 #define PEN_WAIT_MS 1000
-
-void cpu_pen_enter(u32 *parked, u64 *release) __attribute__((noreturn));
 
 static u32 pen_parked[NR_CPUS];
 static u64 pen_release_flag[NR_CPUS];

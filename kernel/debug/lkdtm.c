@@ -1,11 +1,13 @@
 /*
- * Deliberate faults chosen with fault=WHAT on the command line, so tests
- * can check both that the MMU enforces the kernel's permissions and what
- * the kernel prints when it dies, or when a thread hangs or a reader
- * stalls RCU, and that the debug checks catch what they are for.
- * Hotplug faults: kernel/fault_hotplug.c.
+ * Crashes on purpose (Linux's lkdtm), chosen with fault=WHAT on the
+ * command line, so tests can check both that the MMU enforces the
+ * kernel's permissions and what the kernel prints when it dies, or when a
+ * thread hangs or a reader stalls RCU, and that the debug checks catch
+ * what they are for. Operations made to fail instead (Linux's fault
+ * injection): kernel/hotplug/fault.c.
  */
 #define pr_fmt(fmt) "fault: " fmt
+#include <kernel/lkdtm.h>
 #include <kernel/panic.h>
 #include <kernel/percpu.h>
 #include <kernel/printk.h>
@@ -170,7 +172,7 @@ static const struct {
 	{"rcu_yield", fault_rcu_yield, "the scheduler"},
 };
 
-void fault_inject(const char *what)
+void lkdtm_run(const char *what)
 {
 	for (unsigned int i = 0; i < ARRAY_SIZE(faults); i++) {
 		if (strcmp(what, faults[i].name))

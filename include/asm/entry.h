@@ -1,0 +1,24 @@
+/*
+ * Entry points written in assembly (head.S, switch.S, pen.S) that C code
+ * names, and trap_init(), which installs the exception vectors.
+ */
+#ifndef ASM_ENTRY_H
+#define ASM_ENTRY_H
+
+#include <lib/types.h>
+
+extern char vectors[];
+
+void trap_init(void);
+/* A secondary CPU's first instruction (PSCI CPU_ON's entry point). */
+void secondary_entry(void);
+/* Where a CPU started at a dead end waits (fail_cpu=). */
+void secondary_lost(void);
+/* A new thread's first instruction, from cpu_switch_to(). */
+void ret_from_fork(void);
+/* The pen's loop, MMU on, until *release: never returns. */
+/* MPIDR | 1 << 63 of the late CPU parked on head.S's late_stack, or 0. */
+extern u64 late_stack_owner;
+void cpu_pen_enter(u32 *parked, u64 *release) __attribute__((noreturn));
+
+#endif

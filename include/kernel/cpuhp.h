@@ -1,0 +1,30 @@
+/*
+ * Between the hotplug step table (kernel/hotplug/core.c), the boot path
+ * and the architecture (arch/arm64/smp.c): who calls whom to bring a CPU
+ * up or take it down. Users of hotplug want <kernel/cpu.h> instead.
+ */
+#ifndef KERNEL_CPUHP_H
+#define KERNEL_CPUHP_H
+
+#include <lib/types.h>
+
+/* Boot: read the CPUs from the device tree, then take the boot CPU's
+ * online state and set up the step table. */
+void smp_setup_cpu_maps(void);
+void hotplug_init(void);
+void cpuhp_boot_cpu_online(void);
+
+/* The step table, on the CPU itself, interrupts off: its own up steps
+ * once it runs, its own down steps before it leaves the kernel. */
+void cpuhp_ap_startup(unsigned int cpu);
+void cpuhp_ap_teardown(unsigned int cpu);
+
+/* The architecture: power cpu on and wait until it ran its steps; wait
+ * until the firmware says it is off. 0, or <0 with the reason printed. */
+int __cpu_up(unsigned int cpu);
+int __cpu_die(unsigned int cpu);
+/* The idle loop of a CPU going down: time to leave? Then leave. */
+bool cpu_should_die(void);
+void arch_cpu_idle_dead(void) __noreturn;
+
+#endif

@@ -1,0 +1,12 @@
+/* Crashes on purpose, for tests (kernel/debug/lkdtm.c). */
+#ifndef KERNEL_LKDTM_H
+#define KERNEL_LKDTM_H
+
+/*
+ * fault=WHAT: run the crash WHAT (rodata, text, exec, null, undef, stack,
+ * overflow, rcu_yield, panic, hang, stall, percpu_preemptible). Returns
+ * only if the guard that should have stopped it did not, saying so.
+ */
+void lkdtm_run(const char *what);
+
+#endif
