@@ -10,7 +10,7 @@
  *	kthreads, sched park its threads, clear its active bit
  *	rcu:sync        synchronize_rcu(): readers that saw the bit finished
  *	sched:drain     move its threads off: no waker still targets it
- *	arch:bringup    the CPU leaves RCU, masks its timer, turns its GIC
+ *	arch:power    the CPU leaves RCU, masks its timer, turns its GIC
  *	                interface off and calls psci_cpu_off(); this CPU
  *	                polls AFFINITY_INFO until it is really off
  *	..., percpu     then its callbacks, timers, idle stack and per-CPU
@@ -21,11 +21,11 @@
  * steps marked once_left still run: sleepers wait on its callbacks and
  * timers. Its stack and per-CPU area wait for the confirmation.
  *
- * Steps after arch:bringup run with the CPU alive; if one fails coming
+ * Steps after arch:power run with the CPU alive; if one fails coming
  * up, the CPU is taken down for real (down steps, CPU_OFF, AFFINITY_INFO)
  * before anything of it is freed.
  *
- * Writers are serialised by cpu_hotplug_lock; readers of the online mask
+ * Writers are serialised by cpu_add_remove_lock; readers of the online mask
  * take no lock at all (include/kernel/cpu.h). For the benchmark, readers
  * may instead use one of the 2013 thread's other designs, whose writer
  * side cpu_down()/cpu_up() honour (include/kernel/hotplug_sync.h).
@@ -179,7 +179,7 @@ static const struct cpuhp_step cpuhp_steps[CPUHP_NR_STEPS] = {
 	[CPUHP_RCU_CALLBACKS] = {"rcu:callbacks", NULL, rcu_callbacks_down,
 				 .once_left = true},
 	/* Power on and wait for it / wait until AFFINITY_INFO says off. */
-	[CPUHP_BRINGUP] = {"arch:bringup", __cpu_up, __cpu_die},
+	[CPUHP_BRINGUP] = {"arch:power", __cpu_up, __cpu_die},
 	/* On the CPU itself. */
 	[CPUHP_AP_IRQCHIP] = {"irqchip:starting", irqchip_starting,
 			      irqchip_dying, true},
@@ -203,7 +203,7 @@ static const struct cpuhp_step cpuhp_steps[CPUHP_NR_STEPS] = {
 	[CPUHP_ONLINE] = {"cpu:online", online_up, online_down},
 };
 
-static DEFINE_MUTEX(cpu_hotplug_lock);
+static DEFINE_MUTEX(cpu_add_remove_lock);
 static enum cpuhp_phase cpu_phase[NR_CPUS];
 /*
  * After a down stopped at "not confirmed off": the highest step below
@@ -371,7 +371,7 @@ static void record(u64 *ring, u64 count, u64 ns)
 	ring[count % HP_SAMPLES] = ns;
 }
 
-/* Why cpu may not go down, or NULL. Caller holds cpu_hotplug_lock. */
+/* Why cpu may not go down, or NULL. Caller holds cpu_add_remove_lock. */
 static const char *down_refusal(unsigned int cpu)
 {
 	const struct cpu_operations *ops = get_cpu_ops(cpu);
@@ -400,11 +400,11 @@ int cpu_down(unsigned int cpu)
 
 	if (cpu >= nr_cpu_ids)
 		return -EINVAL;
-	mutex_lock(&cpu_hotplug_lock);
+	mutex_lock(&cpu_add_remove_lock);
 	why = down_refusal(cpu);
 	if (why) {
 		pr_err("CPU%u: cannot take it down: %s\n", cpu, why);
-		mutex_unlock(&cpu_hotplug_lock);
+		mutex_unlock(&cpu_add_remove_lock);
 		return cpu_online(cpu) ? -EBUSY : -EALREADY;
 	}
 	t0 = ktime_get_ns();
@@ -427,7 +427,7 @@ int cpu_down(unsigned int cpu)
 		record(hp_stats.down_ns, hp_stats.downs++, ktime_get_ns() - t0);
 		pr_info("CPU%u is down\n", cpu);
 	}
-	mutex_unlock(&cpu_hotplug_lock);
+	mutex_unlock(&cpu_add_remove_lock);
 	return err;
 }
 
@@ -461,16 +461,16 @@ int cpu_up(unsigned int cpu)
 
 	if (cpu >= nr_cpu_ids || !cpumask_test_cpu(cpu, cpu_present_mask))
 		return -EINVAL;
-	mutex_lock(&cpu_hotplug_lock);
+	mutex_lock(&cpu_add_remove_lock);
 	if (cpu_online(cpu)) {
 		pr_err("CPU%u: already online\n", cpu);
-		mutex_unlock(&cpu_hotplug_lock);
+		mutex_unlock(&cpu_add_remove_lock);
 		return -EALREADY;
 	}
 	if (cpu_phase[cpu] == CPUHP_PHASE_UNCONFIRMED) {
 		err = finish_unconfirmed_down(cpu);
 		if (err) {
-			mutex_unlock(&cpu_hotplug_lock);
+			mutex_unlock(&cpu_add_remove_lock);
 			return err;
 		}
 	}
@@ -496,7 +496,7 @@ int cpu_up(unsigned int cpu)
 		hp_stats.up_failed++;
 	else
 		record(hp_stats.up_ns, hp_stats.ups++, ktime_get_ns() - t0);
-	mutex_unlock(&cpu_hotplug_lock);
+	mutex_unlock(&cpu_add_remove_lock);
 	return err;
 }
 
@@ -507,12 +507,12 @@ int cpu_up(unsigned int cpu)
  */
 void cpu_maps_update_begin(void)
 {
-	mutex_lock(&cpu_hotplug_lock);
+	mutex_lock(&cpu_add_remove_lock);
 }
 
 void cpu_maps_update_done(void)
 {
-	mutex_unlock(&cpu_hotplug_lock);
+	mutex_unlock(&cpu_add_remove_lock);
 }
 
 /* The boot CPU is up without the table: record it as such. */
@@ -535,15 +535,15 @@ int cpu_hotplug_set_sync(enum hotplug_sync sync)
 {
 	if (sync >= HOTPLUG_SYNC_NR)
 		return -EINVAL;
-	mutex_lock(&cpu_hotplug_lock);
+	mutex_lock(&cpu_add_remove_lock);
 	hotplug_sync_switch(sync);
-	mutex_unlock(&cpu_hotplug_lock);
+	mutex_unlock(&cpu_add_remove_lock);
 	return 0;
 }
 
 void hotplug_get_stats(struct cpuhp_stats *st)
 {
-	mutex_lock(&cpu_hotplug_lock);
+	mutex_lock(&cpu_add_remove_lock);
 	st->ups = hp_stats.ups;
 	st->downs = hp_stats.downs;
 	st->up_failed = hp_stats.up_failed;
@@ -562,5 +562,5 @@ void hotplug_get_stats(struct cpuhp_stats *st)
 		st->step_up_ns[i] = up[1];
 	}
 	st->nr_steps = min(CPUHP_NR_STEPS, CPUHP_MAX_STEPS);
-	mutex_unlock(&cpu_hotplug_lock);
+	mutex_unlock(&cpu_add_remove_lock);
 }

@@ -9,7 +9,7 @@
  *               context switch, idle entry: rcu_sched_clock_irq(),
  *               rcu_note_context_switch(), rcu_idle_enter()).
  *   hotplug()   cpu_down()/cpu_up() (kernel/hotplug/core.c), serialised as by
- *               cpu_hotplug_lock: one writer.
+ *               cpu_add_remove_lock: one writer.
  *   call_rcu()  other users of RCU asking for grace periods at any time
  *               (rcu_request_gp() from call_rcu()), so that grace periods
  *               also start while one is already running (gp_wanted).
@@ -189,7 +189,7 @@ proctype hotplug()
 		 * have finished */
 		synchronize_rcu();
 #endif
-		/* arch:bringup step, __cpu_die(): the CPU finishes its last
+		/* arch:power step, __cpu_die(): the CPU finishes its last
 		 * read-side section, runs cpuhp_ap_teardown() (rcu_dying:
 		 * rcu_report_dead()) and psci_cpu_off() */
 		atomic { !in_rs[c] ->
@@ -212,7 +212,7 @@ proctype hotplug()
 		/* percpu step, percpu_up(): percpu_area_alloc() */
 		area[c] = ALLOCATED
 	   };
-		/* arch:bringup, on the CPU: rcu_cpu_starting(), which joins
+		/* arch:power, on the CPU: rcu_cpu_starting(), which joins
 		 * RCU from the next GP on */
 		atomic { powered[c] = true; rcu_cpus[c] = true };
 		/* cpu:online step, online_up(): set the bit */
