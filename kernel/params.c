@@ -47,11 +47,3 @@ void params_check(void)
 		if (!known(key))
 			pr_warn("unknown word '%s' ignored\n", key);
 }
-
-void params_print_known(void)
-{
-	const struct kernel_param *p;
-
-	for (p = __kernel_params_start; p < __kernel_params_end; p++)
-		pr_info("  %-12s %s\n", p->name, p->help);
-}

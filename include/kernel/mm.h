@@ -32,7 +32,6 @@ int memblock_add(phys_addr_t base, u64 size);
 int memblock_reserve(phys_addr_t base, u64 size);
 phys_addr_t memblock_alloc(u64 size, u64 align);
 bool memblock_is_reserved(phys_addr_t pa);
-void memblock_dump(void);
 u64 memblock_total(void);
 void memblock_span(phys_addr_t *start, phys_addr_t *end);
 void memblock_for_each_free(void (*fn)(phys_addr_t start, phys_addr_t end));
@@ -55,7 +54,6 @@ bool should_fail_alloc(void);
 void *__get_free_pages(unsigned int order);
 void free_pages(void *addr, unsigned int order);
 void *get_zeroed_page(void);
-void free_page(void *addr);
 unsigned int get_order(u64 size);
 
 void *kmalloc(size_t size);

@@ -21,9 +21,7 @@ struct mutex {
 	struct mutex name = {__SPIN_LOCK_UNLOCKED, NULL, \
 			     LIST_HEAD_INIT(name.wait_list)}
 
-void mutex_init(struct mutex *m);
 void mutex_lock(struct mutex *m);
-bool mutex_trylock(struct mutex *m);
 void mutex_unlock(struct mutex *m);
 bool mutex_is_locked(struct mutex *m);
 

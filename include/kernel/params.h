@@ -23,6 +23,5 @@ bool param_get(const char *key, char *val, size_t len);
 int param_get_ulong(const char *key, unsigned long *out);
 /* Warn about every word no KERNEL_PARAM declares. */
 void params_check(void);
-void params_print_known(void);
 
 #endif

@@ -80,9 +80,7 @@ struct completion {
 };
 
 void init_completion(struct completion *x);
-void reinit_completion(struct completion *x);
 void complete(struct completion *x);
-void complete_all(struct completion *x);
 void wait_for_completion(struct completion *x);
 /* Returns the jiffies left (>= 1), or 0 if it timed out. */
 u64 wait_for_completion_timeout(struct completion *x, u64 timeout);

@@ -120,8 +120,7 @@ void smp_init(void)
 	param_get_ulong("maxcpus", &max);
 	if (!irqchip)
 		max = 1; /* no IPIs to run them with (smp_init_ipis() said so) */
-	for_each_present_cpu(cpu)
-	{
+	for_each_present_cpu (cpu) {
 		if (num_online_cpus() >= max)
 			break;
 		if (!cpu_online(cpu))

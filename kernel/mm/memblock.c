@@ -153,17 +153,3 @@ void memblock_for_each_free(void (*fn)(phys_addr_t start, phys_addr_t end))
 		}
 	}
 }
-
-void memblock_dump(void)
-{
-	for (int i = 0; i < memory.cnt; i++)
-		pr_info("memory  [%#010llx-%#010llx]\n",
-			(unsigned long long)memory.r[i].base,
-			(unsigned long long)(memory.r[i].base +
-					     memory.r[i].size - 1));
-	for (int i = 0; i < reserved.cnt; i++)
-		pr_info("reserved[%#010llx-%#010llx]\n",
-			(unsigned long long)reserved.r[i].base,
-			(unsigned long long)(reserved.r[i].base +
-					     reserved.r[i].size - 1));
-}

@@ -154,11 +154,6 @@ void *get_zeroed_page(void)
 	return p;
 }
 
-void free_page(void *addr)
-{
-	free_pages(addr, 0);
-}
-
 /* Give [start, end) to the allocator in the largest aligned blocks. */
 static void free_range(phys_addr_t start, phys_addr_t end)
 {

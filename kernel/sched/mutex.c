@@ -8,26 +8,6 @@ struct mutex_waiter {
 	struct task_struct *task;
 };
 
-void mutex_init(struct mutex *m)
-{
-	spin_lock_init(&m->wait_lock);
-	m->owner = NULL;
-	INIT_LIST_HEAD(&m->wait_list);
-}
-
-bool mutex_trylock(struct mutex *m)
-{
-	unsigned long flags;
-	bool ok;
-
-	spin_lock_irqsave(&m->wait_lock, flags);
-	ok = !m->owner;
-	if (ok)
-		m->owner = current;
-	spin_unlock_irqrestore(&m->wait_lock, flags);
-	return ok;
-}
-
 void mutex_lock(struct mutex *m)
 {
 	struct mutex_waiter w = {.task = current};

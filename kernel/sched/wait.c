@@ -54,12 +54,7 @@ void init_completion(struct completion *x)
 	init_waitqueue_head(&x->wait);
 }
 
-void reinit_completion(struct completion *x)
-{
-	WRITE_ONCE(x->done, 0);
-}
-
-static void __complete(struct completion *x, unsigned int n)
+void complete(struct completion *x)
 {
 	unsigned long flags;
 
@@ -69,19 +64,9 @@ static void __complete(struct completion *x, unsigned int n)
 	 * timing out) returns at once; after the unlock x may be gone.
 	 */
 	spin_lock_irqsave(&x->wait.lock, flags);
-	x->done = n == ~0U ? n : x->done + n;
+	x->done++;
 	wake_up_locked(&x->wait);
 	spin_unlock_irqrestore(&x->wait.lock, flags);
-}
-
-void complete(struct completion *x)
-{
-	__complete(x, 1);
-}
-
-void complete_all(struct completion *x)
-{
-	__complete(x, ~0U);
 }
 
 /* Consume one completion if there is one. */
@@ -92,7 +77,7 @@ static bool try_take(struct completion *x)
 
 	spin_lock_irqsave(&x->wait.lock, flags);
 	ok = x->done > 0;
-	if (ok && x->done != ~0U)
+	if (ok)
 		x->done--;
 	spin_unlock_irqrestore(&x->wait.lock, flags);
 	return ok;

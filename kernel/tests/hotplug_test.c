@@ -64,7 +64,9 @@ static void all_up(void)
 {
 	unsigned int cpu;
 
-	for_each_present_cpu(cpu) if (!cpu_online(cpu)) cpu_up(cpu);
+	for_each_present_cpu (cpu)
+		if (!cpu_online(cpu))
+			cpu_up(cpu);
 }
 
 struct reader_stats {
@@ -304,9 +306,9 @@ static void hotplug_last_cpu_refused(struct kunit *test)
 	cpumask_clear(&here);
 	cpumask_set_cpu(raw_smp_processor_id(), &here);
 	set_cpus_allowed(current, &here);
-	for_each_present_cpu(cpu) if (cpu != smp_processor_id() &&
-				      cpu_online(cpu))
-		KUNIT_EXPECT_EQ(test, cpu_down(cpu), 0);
+	for_each_present_cpu (cpu)
+		if (cpu != smp_processor_id() && cpu_online(cpu))
+			KUNIT_EXPECT_EQ(test, cpu_down(cpu), 0);
 	KUNIT_EXPECT_EQ(test, num_online_cpus(), 1);
 	last = cpumask_first(cpu_online_mask);
 	KUNIT_EXPECT_EQ(test, cpu_down(last), -EBUSY);
