@@ -46,11 +46,11 @@ sched-y := $(addprefix kernel/sched/, core.o kthread.o idle.o wait.o \
 rcu-y := $(addprefix kernel/rcu/, tree.o callbacks.o expedited.o stall.o \
 	stats.o bench.o torture.o)
 hotplug-y := $(addprefix kernel/hotplug/, core.o cpu.o sync.o \
-	stop_machine.o pen.o bench.o shell.o fault.o)
+	stop_machine.o pen.o bench.o shell.o)
 power-y := $(addprefix kernel/power/, governor.o policy.o model.o \
 	workload.o run.o shell.o)
 debug-y := $(addprefix kernel/debug/, panic.o kallsyms.o stackprotector.o \
-	smp_processor_id.o lkdtm.o)
+	smp_processor_id.o lkdtm.o fault.o)
 tests-y := $(addprefix kernel/tests/, boot_test.o mm_test.o mmu_test.o \
 	smp_test.o sched_test.o rcu_test.o hotplug_test.o irq_test.o \
 	timer_test.o governor_test.o)
@@ -176,7 +176,7 @@ bench-linux: $(B)/Image
 POWER_SCALE ?= 100
 power: $(B)/Image
 	./qemu.sh --smp 4 --timeout 600 \
-		--append "power=all power_scale=$(POWER_SCALE) hz=250 poweroff" \
+		--append "power=all power.scale=$(POWER_SCALE) hz=250 poweroff" \
 		> $(B)/power.log 2>&1 || { tail -20 $(B)/power.log; exit 1; }
 	@grep -E '^\[ *[0-9.]+\] power: ' $(B)/power.log | sed 's/^\[[^]]*\] //'
 	tools/power_plot.py $(B)/power.log $(B)

@@ -1,13 +1,10 @@
 /* Running benchmarks by name (bench=) and printing their figures. */
 #include <kernel/bench.h>
-#include <kernel/params.h>
 #include <kernel/printk.h>
 #include <lib/printf.h>
 #include <string.h>
 
 extern const struct bench __benches_start[], __benches_end[];
-
-KERNEL_PARAM(bench, "run benchmarks: bench=all or bench=NAME[,NAME]");
 
 void bench_report(const char *bench, const char *key, const char *fmt, ...)
 {

@@ -15,8 +15,6 @@
 extern const struct kunit_suite *const __ktest_suites_start[],
 	*const __ktest_suites_end[];
 
-KERNEL_PARAM(test, "run in-kernel tests: test=all or test=SUITE[,SUITE]");
-
 void kunit_fail(struct kunit *test, const char *file, int line, const char *fmt,
 		...)
 {

@@ -18,6 +18,7 @@
 #include <kernel/console.h>
 #include <kernel/cpuhp.h>
 #include <kernel/devicetree.h>
+#include <kernel/fault.h>
 #include <kernel/governor.h>
 #include <kernel/irq.h>
 #include <kernel/kunit.h>
@@ -44,10 +45,20 @@
 #define FALLBACK_UART_BASE 0x09000000 /* QEMU virt's PL011 */
 #endif
 
-KERNEL_PARAM(loglevel, "console log level 0-8 (default 7: all but debug)");
-KERNEL_PARAM(fault,
-	     "deliberate fault: rodata text exec null undef stack overflow "
-	     "rcu_yield panic hang stall percpu_preemptible");
+/* What the boot does once the CPUs are up, in this order. */
+static char lkdtm_word[32], test_word[128], bench_word[64];
+static unsigned long torture_secs, loglevel = 7;
+param_string("lkdtm", lkdtm_word,
+	     "rodata|text|exec|null|undef|stack|overflow|rcu_yield|panic|"
+	     "hang|stall|percpu_preemptible: crash or hang on purpose, to see "
+	     "the report");
+param_string("test", test_word,
+	     "all|SUITE[,SUITE]: run in-kernel tests (KTAP)");
+param_ulong("torture", torture_secs, 1, 86400,
+	    "S: RCU + hotplug torture for S seconds, then SUCCESS or FAILURE");
+param_string("bench", bench_word, "all|NAME[,NAME]: run benchmarks");
+param_ulong("loglevel", loglevel, 0, 8,
+	    "N: console log level 0-8 (default 7: all but debug)");
 
 /*
  * Without a usable device tree there is no console to be found: say why
@@ -139,41 +150,28 @@ static void interrupts_init(void)
 	local_irq_enable();
 }
 
-static void apply_params(void)
-{
-	unsigned long level;
-
-	if (!param_get_ulong("loglevel", &level))
-		console_loglevel = (int)min(level, 8UL);
-	params_check();
-	debug_preempt_init();
-}
-
 /*
  * The first thread: brings the other CPUs up, then does what the command
  * line asks (a deliberate fault, tests, power-off) or starts the shell.
  */
 static int kernel_init(void *unused)
 {
-	unsigned long secs;
-	char arg[256];
-
 	rcu_stall_init();
 	hotplug_init();
 	cpuhp_boot_cpu_online();
 	rcu_spawn_cpu_thread(0);
 	hung_task_init();
 	smp_init();
-	if (param_get("fault", arg, sizeof(arg)))
-		lkdtm_run(arg);
-	if (param_get("test", arg, sizeof(arg)))
-		kunit_run_tests(arg);
-	if (!param_get_ulong("torture", &secs))
-		rcu_torture_run(secs);
-	if (param_get("bench", arg, sizeof(arg)))
-		bench_run(arg);
+	if (lkdtm_word[0])
+		lkdtm_run(lkdtm_word);
+	if (test_word[0])
+		kunit_run_tests(test_word);
+	if (torture_secs)
+		rcu_torture_run(torture_secs);
+	if (bench_word[0])
+		bench_run(bench_word);
 	governor_boot(); /* policy=, power=, demo */
-	if (param_has("poweroff"))
+	if (poweroff_when_done)
 		machine_power_off();
 	pr_info("Boot complete.\n");
 	shell_start();
@@ -190,6 +188,8 @@ void start_kernel(phys_addr_t dtb_pa, u32 entry_el, phys_addr_t kimage_pa)
 	board.dtb_pa = dtb_pa;
 	if (dt_init(dtb_pa) || board_init(initial_boot_params))
 		boot_failed("no valid device tree");
+	parse_params(boot_command_line); /* warnings wait for the console */
+	console_loglevel = (int)loglevel;
 	boot_init_stack_canary(initial_boot_params);
 	console_init();
 	memory_init();
@@ -202,7 +202,7 @@ void start_kernel(phys_addr_t dtb_pa, u32 entry_el, phys_addr_t kimage_pa)
 	dt_probe_class(DT_CLASS_POWER); /* after PSCI: SYSTEM_OFF wins */
 	interrupts_init();
 	smp_init_ipis();
-	apply_params();
+	faults_init(boot_command_line); /* after the CPU maps and the timer */
 	print_banner();
 
 	if (!kthread_run(kernel_init, NULL, "init"))

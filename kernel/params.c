@@ -1,6 +1,10 @@
-/* Reading the kernel command line (/chosen/bootargs) word by word. */
+/*
+ * The kernel command line (/chosen/bootargs), read once at boot into the
+ * variables that param_*() declarations name (include/kernel/params.h).
+ */
 #define pr_fmt(fmt) "cmdline: " fmt
 #include <kernel/board.h>
+#include <kernel/fault.h>
 #include <kernel/params.h>
 #include <kernel/printk.h>
 #include <lib/cmdline.h>
@@ -9,41 +13,157 @@
 
 extern const struct kernel_param __kernel_params_start[], __kernel_params_end[];
 
-bool param_has(const char *key)
-{
-	return cmdline_has(boot_command_line, key);
-}
+#define for_each_param(p) \
+	for (p = __kernel_params_start; p < __kernel_params_end; p++)
 
-bool param_get(const char *key, char *val, size_t len)
-{
-	return cmdline_get(boot_command_line, key, val, len);
-}
-
-int param_get_ulong(const char *key, unsigned long *out)
-{
-	int err = cmdline_get_ulong(boot_command_line, key, out);
-
-	if (err == -EINVAL)
-		pr_warn("%s= wants a number, ignored\n", key);
-	return err;
-}
-
-static bool known(const char *key)
+static const struct kernel_param *param_find(const char *name)
 {
 	const struct kernel_param *p;
 
-	for (p = __kernel_params_start; p < __kernel_params_end; p++)
-		if (!strcmp(p->name, key))
-			return true;
-	return false;
+	for_each_param(p) if (!strcmp(p->name, name)) return p;
+	return NULL;
 }
 
-void params_check(void)
-{
-	const char *cursor = boot_command_line;
-	char key[64], val[8];
+/* Words this kernel once read under another name, so a user is told. */
+static const char *const renamed[][2] = {
+	{"fault", "lkdtm"},
+	{"fail_cpu", "fail.cpu"},
+	{"fail_cpu_late", "fail.cpu_late"},
+	{"fail_cpu_on", "fail.cpu_on"},
+	{"fail_cpu_off", "fail.cpu_off"},
+	{"fail_alloc_up", "fail.alloc_up"},
+	{"fail_up_step", "fail.up_step"},
+	{"rcu_exp_fault", "fail.rcu_exp"},
+	{"torture_goal", "torture.goal"},
+	{"torture_onoff", "torture.onoff"},
+	{"torture_mutant", "torture.mutant"},
+	{"bench_cycles", "bench.cycles"},
+	{"bench_ms", "bench.ms"},
+	{"power_scale", "power.scale"},
+	{"power_model", "power.model"},
+	{"hotplug_sync", "hotplug.sync"},
+	{"hotplug_gp", "hotplug.gp"},
+	{"hotplug_pen", "hotplug.pen"},
+	{"hotplug_cycles", "hotplug.cycles"},
+	{"hotplug_secs", "hotplug.secs"},
+	{"rcu_stall_timeout", "rcu.stall_timeout"},
+	{"hung_task_timeout", "hung_task.timeout"},
+	{"hung_task_panic", "hung_task.panic"},
+};
 
-	while (cmdline_next_word(&cursor, key, sizeof(key), val, sizeof(val)))
-		if (!known(key))
-			pr_warn("unknown word '%s' ignored\n", key);
+static void unknown_word(const char *key)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(renamed); i++)
+		if (!strcmp(key, renamed[i][0])) {
+			pr_warn("unknown word '%s' ignored: it is now '%s'\n",
+				key, renamed[i][1]);
+			return;
+		}
+	pr_warn("unknown word '%s' ignored (the README lists the words)\n",
+		key);
+}
+
+static int set_flag(const struct kernel_param *p, const char *val)
+{
+	if (!*val || !strcmp(val, "1") || !strcmp(val, "y"))
+		*(bool *)p->var = true;
+	else if (!strcmp(val, "0") || !strcmp(val, "n"))
+		*(bool *)p->var = false;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+static int set_ulong(const struct kernel_param *p, const char *val)
+{
+	unsigned long v;
+
+	if (cmdline_parse_ulong(val, &v) || v < p->min || v > p->max)
+		return -EINVAL;
+	*(unsigned long *)p->var = v;
+	return 0;
+}
+
+static int set_string(const struct kernel_param *p, const char *val)
+{
+	if (!*val || strlcpy(p->var, val, p->size) >= p->size) {
+		*(char *)p->var = '\0';
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int param_set(const struct kernel_param *p, const char *val)
+{
+	switch (p->type) {
+	case PARAM_FLAG:
+		return set_flag(p, val);
+	case PARAM_ULONG:
+		return set_ulong(p, val);
+	case PARAM_STRING:
+		return set_string(p, val);
+	}
+	return -EINVAL;
+}
+
+void parse_params(const char *cmdline)
+{
+	static char val[COMMAND_LINE_SIZE]; /* boot CPU only, before SMP */
+	const struct kernel_param *p;
+	char key[64];
+
+	while (cmdline_next_word(&cmdline, key, sizeof(key), val,
+				 sizeof(val))) {
+		if (!strncmp(key, "fail.", 5) && fault_exists(key + 5))
+			continue; /* armed later, by faults_init() */
+		p = param_find(key);
+		if (!p)
+			unknown_word(key);
+		else if (param_set(p, val))
+			pr_warn("%s=%s ignored: want %s\n", key, val, p->help);
+	}
+}
+
+static void param_print(const struct kernel_param *p)
+{
+	switch (p->type) {
+	case PARAM_FLAG:
+		printk("  %-20s %-8s %s\n", p->name,
+		       *(bool *)p->var ? "on" : "off", p->help);
+		break;
+	case PARAM_ULONG:
+		printk("  %-20s %-8lu %s\n", p->name, *(unsigned long *)p->var,
+		       p->help);
+		break;
+	case PARAM_STRING:
+		printk("  %-20s %-8s %s\n", p->name,
+		       *(char *)p->var ? (char *)p->var : "-", p->help);
+		break;
+	}
+}
+
+/* Do a and b belong to one family (the same name before any dot)? */
+static bool same_family(const char *a, const char *b)
+{
+	while (*a && *a != '.' && *a == *b)
+		a++, b++;
+	return (!*a || *a == '.') && (!*b || *b == '.');
+}
+
+/* Each family together, where its first declaration (link order) is. */
+void params_print(void)
+{
+	const struct kernel_param *p, *q;
+
+	for_each_param(p)
+	{
+		for (q = __kernel_params_start; q < p; q++)
+			if (same_family(q->name, p->name))
+				break;
+		if (q < p)
+			continue; /* printed with its family */
+		for (q = p; q < __kernel_params_end; q++)
+			if (same_family(q->name, p->name))
+				param_print(q);
+	}
 }

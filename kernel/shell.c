@@ -7,6 +7,8 @@
 #define pr_fmt(fmt) fmt
 #include <kernel/board.h>
 #include <kernel/console.h>
+#include <kernel/fault.h>
+#include <kernel/params.h>
 #include <kernel/cpu.h>
 #include <kernel/percpu.h>
 #include <kernel/irq.h>
@@ -106,6 +108,15 @@ static int cmd_dt(int argc, char **argv)
 	return 0;
 }
 SHELL_CMD(dt, NULL, "the board description read from the device tree", cmd_dt);
+
+static int cmd_params(int argc, char **argv)
+{
+	params_print();
+	faults_print();
+	return 0;
+}
+SHELL_CMD(params, NULL, "command-line words, their values, and fault points",
+	  cmd_params);
 
 static int cmd_irqs(int argc, char **argv)
 {

@@ -28,7 +28,9 @@
 #define TIMER_MIGRATING (-1)
 #define CACHE_LINE 64
 
-KERNEL_PARAM(hz, "timer tick rate in Hz, 1-1000 (default 100)");
+static unsigned long hz = DEFAULT_HZ;
+param_ulong("hz", hz, 1, MAX_HZ,
+	    "N: timer tick rate in Hz, 1-1000 (default 100)");
 
 unsigned int HZ = DEFAULT_HZ;
 
@@ -325,15 +327,7 @@ void timers_migrate_from(unsigned int cpu)
 
 void timers_init(void)
 {
-	unsigned long hz;
-
-	if (!param_get_ulong("hz", &hz)) {
-		if (hz >= 1 && hz <= MAX_HZ)
-			HZ = hz;
-		else
-			pr_warn("hz=%lu out of range 1-%u, using %u\n", hz,
-				MAX_HZ, HZ);
-	}
+	HZ = (unsigned int)hz;
 	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
 		spin_lock_init(&timer_bases[cpu].lock);
 		INIT_LIST_HEAD(&timer_bases[cpu].pending);

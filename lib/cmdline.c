@@ -166,6 +166,13 @@ static int value_ulong(const struct word *w, unsigned long *out)
 	return 0;
 }
 
+int cmdline_parse_ulong(const char *s, unsigned long *out)
+{
+	struct word w = {.val = s, .end = s + strlen(s)};
+
+	return value_ulong(&w, out);
+}
+
 int cmdline_get_ulong(const char *cmdline, const char *key, unsigned long *out)
 {
 	struct word w;

@@ -452,7 +452,7 @@ def main():
                  "--timeout", "120", "--image", os.path.join(build, "Image"),
                  # A normal grace period in the down: hp-rcu then has
                  # non-zero numbers to agree with the shell on.
-                 "--append", "hotplug_gp=normal"],
+                 "--append", "hotplug.gp=normal"],
                 stdin=rfd, stdout=qlog, stderr=subprocess.STDOUT,
                 start_new_session=True)
         os.close(rfd)

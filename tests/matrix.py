@@ -280,9 +280,9 @@ def shell_fuzz_script(seed=2013, chunks=24, size=160):
 
 
 def fault_boot(what, *expect, expect_in_order=()):
-    """fault=WHAT on 2 CPUs: it must fault, with a panic report matching
+    """lkdtm=WHAT on 2 CPUs: it must fault, with a panic report matching
     expect, then power off; never "did not fault"."""
-    return Boot(f"fault-{what}", ["--smp", "2"], append=f"fault={what} poweroff",
+    return Boot(f"fault-{what}", ["--smp", "2"], append=f"lkdtm={what} poweroff",
                 ktap=False, expect=(r"Kernel panic", *expect),
                 expect_in_order=expect_in_order, forbid=(r"did not fault",))
 
@@ -350,14 +350,14 @@ BOOTS = [
     # Offline CPUs park in the kernel pen (no PSCI CPU_OFF): many cycles.
     Boot("raspi3b-hotplug-pen",
          ["--machine", "raspi3b"],
-         append="test=hotplug hotplug_cycles=1000 poweroff",
+         append="test=hotplug hotplug.cycles=1000 poweroff",
          timeout=240,
          expect=(r"hotplug_readers_never_see_poison: \d{3,} downs",)),
     # RAM starts at 0 here: a NULL read must still fault (the identity map
     # is off after boot), and the panic powers off through the watchdog.
     Boot("raspi3b-fault-null",
          ["--machine", "raspi3b"],
-         append="fault=null poweroff",
+         append="lkdtm=null poweroff",
          ktap=False,
          expect=(r"Unable to handle kernel read at virtual address 0+$",
                  r"Kernel panic", r"^bcm2835-wdt: watchdog reset"),
@@ -423,22 +423,22 @@ BOOTS = [
     # Not the smp suite: its smp_all_cpus_online fails here by design.
     Boot("smp-cpu-never-arrives",
          ["--smp", "4", "--mem", "256M"],
-         append="fail_cpu=2 test=sched poweroff",
+         append="fail.cpu=2 test=sched poweroff",
          expect=(r"\bCPU2 .*failed to come online", r"\bBrought up 3 of 4 CPUs$"),
          forbid=(r"\bCPU2: online\b",)),
 
-    # The start-slot handshake (arch/arm64/smp.c, fail_cpu_late=): a CPU
+    # The start-slot handshake (arch/arm64/smp.c, fail.cpu_late=): a CPU
     # that arrives late, before the 5 s timeout, comes online...
     Boot("smp-cpu-late-before-timeout",
          ["--smp", "4", "--mem", "256M"],
-         append="fail_cpu_late=2:1500 test=sched poweroff",
+         append="fail.cpu_late=2:1500 test=sched poweroff",
          expect=(r"\bCPU2: fault injected, it waits 1500 ms before",
                  r"\bCPU2: online\b", r"\bBrought up 4 of 4 CPUs$")),
     # ...after it, it finds CPU3's bring-up under way (CPU3 is 3 s late
     # itself) and parks without taking CPU3's thread; CPU3 comes up...
     Boot("smp-cpu-late-after-timeout",
          ["--smp", "4", "--mem", "256M"],
-         append="fail_cpu_late=2:7000,3:3000 test=sched poweroff",
+         append="fail.cpu_late=2:7000,3:3000 test=sched poweroff",
          expect=(r"\bCPU2 .*failed to come online within 5000 ms",
                  r"\bCPU2 \(MPIDR 0x2\): arrived during the bring-up of "
                  r"MPIDR 0x3, not its own: parked$",
@@ -448,30 +448,62 @@ BOOTS = [
     # back under its feet (its idle stack stays).
     Boot("smp-cpu-late-claimed",
          ["--smp", "4", "--mem", "256M"],
-         append="fail_cpu_late=2:7000:claimed test=sched poweroff",
+         append="fail.cpu_late=2:7000:claimed test=sched poweroff",
          expect=(r"\bCPU2: not online within 5000 ms but it claimed",
                  r"\bCPU2: came online late$",
                  r"\bBrought up 4 of 4 CPUs$"),
          forbid=(r"\bCPU2 .*failed to come online",)),
 
-    # Fault injection from the command line (kernel/hotplug/fault.c): each
+    # Fault injection from the command line (fail.*, include/kernel/fault.h): each
     # gives a clear message, the mask stays consistent, the kernel goes on.
     Boot("fault-cpu-on-denied",
          ["--smp", "4", "--mem", "256M"],
-         append="fail_cpu_on=2:DENIED test=sched poweroff",
+         append="fail.cpu_on=2:DENIED test=sched poweroff",
          expect=(r"\bCPU_ON for CPU2 will answer DENIED \(-3\)$",
                  r"\bCPU2: CPU_ON failed: DENIED \(-3\)$",
                  r"\bBrought up 3 of 4 CPUs$"),
          forbid=(r"\bCPU2: online\b",)),
     Boot("fault-alloc-up",
          ["--smp", "4", "--mem", "256M"],
-         append="fail_alloc_up=1 test=sched poweroff",
+         append="fail.alloc_up=1 test=sched poweroff",
          expect=(r"\bCPU1: step percpu:area failed going up: -12$",
                  r"\bBrought up 3 of 4 CPUs$"),
          forbid=(r"\bCPU1: online\b",)),
+    # The command line (kernel/params.c): a bad value, an unknown word, a
+    # renamed one and a fault point's bad value are each reported with
+    # the word's help line; nothing else changes and the boot goes on.
+    Boot("cmdline-bad-words",
+         ["--smp", "4", "--mem", "256M"],
+         append="hz=5000 fail_cpu_on=2:DENIED bogus loglevel=x "
+                "hotplug.sync=foo fail.cpu_on=9:DENIED test=boot poweroff",
+         expect=(r"^cmdline: hz=5000 ignored: want N: timer tick rate in Hz",
+                 r"^cmdline: unknown word 'fail_cpu_on' ignored: it is now "
+                 r"'fail\.cpu_on'$",
+                 r"^cmdline: unknown word 'bogus' ignored",
+                 r"^cmdline: loglevel=x ignored: want N: console log level",
+                 r"unknown hotplug\.sync=foo \(rwlock, percpu_rwsem, "
+                 r"stop_machine, rcu\): keeping rcu$",
+                 r"^fault: fail\.cpu_on=9:DENIED ignored: want CPU:ERROR",
+                 r"\bBrought up 4 of 4 CPUs$",
+                 r"\bTimer: \d+ Hz, HZ=100,")),
+    # The shell's `params`: every word with the value the boot gave it,
+    # every fault point armed or not.
+    Boot("cmdline-params-shell",
+         ["--smp", "2", "--mem", "256M"],
+         append="hz=250 fail.cpu_off=7 hotplug.pen",
+         ktap=False,
+         script=(
+             Step(PROMPT, "params\r", expect=(
+                 r"^\s+hz\s+250\s+N: timer tick rate",
+                 r"^\s+hotplug\.pen\s+on\s",
+                 r"^\s+hotplug\.gp\s+-\s",
+                 r"^\s+fail\.cpu_off\s+7\s+N\|forever",
+                 r"^\s+fail\.cpu_on\s+off\s")),
+             Step(PROMPT, "poweroff\r"),
+         )),
     Boot("fault-cpu-off-slow",
          ["--smp", "4", "--mem", "256M"],
-         append="fail_cpu_off=210",  # 200 fast polls, then 10 slow ones
+         append="fail.cpu_off=210",  # 200 fast polls, then 10 slow ones
          ktap=False,
          script=(
              Step(PROMPT, "off 3\r", expect=(r"\bCPU3 is down$",)),
@@ -480,7 +512,7 @@ BOOTS = [
          )),
     Boot("fault-cpu-off-forever",
          ["--smp", "4", "--mem", "256M"],
-         append="fail_cpu_off=forever",
+         append="fail.cpu_off=forever",
          ktap=False,
          script=(
              Step(PROMPT, "off 3\r", expect=(
@@ -496,7 +528,7 @@ BOOTS = [
          )),
     Boot("fault-stall",
          ["--smp", "2"],
-         append="fault=stall rcu_stall_timeout=1 poweroff",
+         append="lkdtm=stall rcu.stall_timeout=1 poweroff",
          ktap=False,
          expect_in_order=(r"\bholding rcu_read_lock\(\) for 2000 ms",
                           r"\brcu: INFO: rcu detected stalls on CPUs: \{ 0 \}",
@@ -510,16 +542,16 @@ BOOTS = [
     # the hotplug downs that wait for them must still end.
     Boot("virt-rcu-exp-fault",
          ["--smp", "4", "--mem", "256M"],
-         append="test=smp,rcu,hotplug rcu_exp_fault=migrate,miss_ipi,no_csd "
-                "hotplug_cycles=300 poweroff",
+         append="test=smp,rcu,hotplug fail.rcu_exp=migrate,miss_ipi,no_csd "
+                "hotplug.cycles=300 poweroff",
          timeout=240,
-         expect=(r"rcu_exp_fault=migrate,miss_ipi,no_csd: every expedited",)),
+         expect=(r"fail.rcu_exp=migrate,miss_ipi,no_csd: every expedited",)),
     # The cycles stop at the kernel's own 150 s deadline (hotplug_secs): a
     # busy host gets fewer downs, not a harness timeout; 4000 cycles take
     # ~90 s on a 2-core host running make test.
     Boot("hotplug-stress-smp4",
          ["--smp", "4", "--mem", "256M"],
-         append="test=hotplug hotplug_cycles=4000 hotplug_secs=150 poweroff",
+         append="test=hotplug hotplug.cycles=4000 hotplug.secs=150 poweroff",
          timeout=240,
          expect=(r"hotplug_readers_never_see_poison: (1\d{3}|[2-9]\d{3}) downs",)),
     # The same readers on 8 vCPUs (GICv3), where more CPUs read while one
@@ -527,19 +559,19 @@ BOOTS = [
     # (~250 downs) keep the boot near 50 s.
     Boot("hotplug-stress-smp8",
          ["--smp", "8", "--gic", "3", "--mem", "256M"],
-         append="test=hotplug hotplug_cycles=500 hotplug_secs=150 poweroff",
+         append="test=hotplug hotplug.cycles=500 hotplug.secs=150 poweroff",
          timeout=240,
          expect=(r"hotplug_readers_never_see_poison: [1-9]\d{2,} downs",)),
     # The same with a normal (tick-driven) grace period in cpu_down().
     Boot("hotplug-normal-gp-smp4",
          ["--smp", "4", "--mem", "256M", "--el2"],
-         append="test=hotplug hotplug_gp=normal hotplug_cycles=100 poweroff",
+         append="test=hotplug hotplug.gp=normal hotplug.cycles=100 poweroff",
          timeout=120),
 
     # Offline CPUs parked in the kernel pen, as on spin-table boards.
     Boot("hotplug-pen-smp4",
          ["--smp", "4", "--mem", "256M"],
-         append="hotplug_pen test=hotplug hotplug_cycles=300 poweroff",
+         append="hotplug.pen test=hotplug hotplug.cycles=300 poweroff",
          timeout=120,
          expect=(r"hotplug_readers_never_see_poison: \d{3} downs",)),
 
@@ -556,7 +588,7 @@ BOOTS = [
     # and the phases are there for tools/power_plot.py.
     Boot("power-smoke-smp4",
          ["--smp", "4", "--mem", "256M"],
-         append="power=all power_scale=20 hz=250 poweroff",
+         append="power=all power.scale=20 hz=250 poweroff",
          ktap=False, timeout=180,
          expect=(Group("a table row per policy",
                        [rf"^power: {p}\s+\d+\s+\d+\s+\d+\s+\d+\s+\d+\s+\d+\s+\d\.\d\d$"
@@ -572,7 +604,7 @@ BOOTS = [
     # online and the shell.
     Boot("governor-demo-smp4",
          ["--smp", "4", "--mem", "256M"],
-         append="policy=rqdepth demo power_scale=25",
+         append="policy=rqdepth demo power.scale=25",
          ktap=False,
          expect=(r"^demo: rqdepth governor, phased workload",
                  r"^\[demo  1s\] \S+\s+load\s+\d+\.\d\d util\s+\d+%  online \S+\s+\(\d\)"
@@ -624,13 +656,13 @@ BOOTS = [
     # per-CPU areas early could crash the kernel before the verdict).
     # This one runs to a goal, as `make torture` does (at most 40 s; ~8 s
     # on a loaded 2-core host).
-    torture_boot("torture-smp4", ["--smp", "4"], "torture=40 torture_goal=50,300",
+    torture_boot("torture-smp4", ["--smp", "4"], "torture=40 torture.goal=50,300",
                  expect=(r"rcu-torture: goal of 50 hotplug cycles and 300 grace "
                          r"periods met after \d+ s",)),
     torture_boot("torture-smp8-gicv3", ["--smp", "8", "--gic", "3"], "torture=10 hz=250"),
     Boot("torture-mutant-early-gp",
          ["--smp", "4"],
-         append="torture=5 torture_mutant=early_gp torture_onoff=0 poweroff",
+         append="torture=5 torture.mutant=early_gp torture.onoff=0 poweroff",
          ktap=False, timeout=120,
          expect=(r"rcu-torture: MUTANT: grace periods end as soon as they start",
                  r"rcu-torture: \d+ reads saw an object a grace period after its removal",
@@ -702,10 +734,10 @@ BOOTS = [
     # finding 8). Every other boot runs with it and fails on a report.
     Boot("debug-preempt-report",
          ["--smp", "2"],
-         append="fault=percpu_preemptible debug_preempt poweroff",
+         append="lkdtm=percpu_preemptible debug_preempt poweroff",
          ktap=False,
          debug=False,
-         expect=(r"^fault: CPU[01], CPU[01]: 2 report\(s\)$",),
+         expect=(r"^lkdtm: CPU[01], CPU[01]: 2 report\(s\)$",),
          expect_in_order=(r"^BUG: using smp_processor_id\(\) in preemptible "
                           r"\[00000000\] code: init/\d+$",
                           r"^caller is fault_percpu_preemptible\+0x[0-9a-f]+/0x[0-9a-f]+$",
@@ -717,7 +749,7 @@ BOOTS = [
     # A thread blocked forever is reported with its backtrace (then panics).
     Boot("hung-task",
          ["--smp", "2"],
-         append="fault=hang hung_task_timeout=2 hung_task_panic poweroff",
+         append="lkdtm=hang hung_task.timeout=2 hung_task.panic poweroff",
          ktap=False,
          expect=(r"INFO: task init \(pid \d+\) blocked for more than 2 seconds",
                  r"Kernel panic - not syncing: hung_task"),
@@ -763,6 +795,18 @@ BOOTS = [
                  r"\bok \d+ hotplug_psci01_refuses_downs$"),
          forbid=(r"\bnot confirmed off\b",),
          end="halt"),
+    # With hotplug.pen, PSCI 0.1 needs no AFFINITY_INFO: an offline CPU
+    # parks in the kernel's pen, which confirms it, and downs work.
+    Boot("psci-v01-pen-via-shim",
+         ["--smp", "4", "--mem", "256M"],
+         shim_dtb="psci-0.1",
+         append="hotplug.pen test=hotplug hotplug.cycles=100 poweroff",
+         banner=("el", "memory", "cpus"),
+         expect=(r"\bpsci: PSCI 0\.1: offline CPUs park in the kernel's pen "
+                 r"\(hotplug\.pen\)$",
+                 r"hotplug_readers_never_see_poison: \d{2,} downs"),
+         forbid=(r"\bnot confirmed off\b", r"\bCPU downs refused\b"),
+         end="halt"),
 ]
 
 
@@ -781,7 +825,7 @@ SCALE_SHELL = (
 SCALE_BOOTS = [
     Boot("virt-smp64-gicv3",
          ["--smp", "64", "--gic", "3", "--mem", "512M"],
-         append="test=smp,hotplug hotplug_cycles=100 poweroff",
+         append="test=smp,hotplug hotplug.cycles=100 poweroff",
          timeout=1500,
          expect=(r"\bBrought up 64 of 64 CPUs$",)),
     Boot("virt-smp256-gicv3",

@@ -110,7 +110,7 @@ class BootFailed(Exception):
 
 
 def boot(config, cycles, ms, timeout):
-    append = f"bench=hotplug bench_cycles={cycles} bench_ms={ms} poweroff"
+    append = f"bench=hotplug bench.cycles={cycles} bench.ms={ms} poweroff"
     cmd = [os.path.join(ROOT, "qemu.sh"), *CONFIGS[config],
            "--append", append, "--timeout", str(timeout)]
     t0 = time.time()

@@ -17,7 +17,7 @@ for smp in 4 8; do
   gic=2; [ "$smp" -gt 8 ] && gic=3
   echo "torture: -smp $smp until $goal (cycles,grace periods), at most $secs s (log: $log)"
   ./qemu.sh --smp "$smp" --gic "$gic" --timeout $((secs + 120)) \
-    --append "torture=$secs torture_goal=$goal hz=1000 poweroff" > "$log" 2>&1
+    --append "torture=$secs torture.goal=$goal hz=1000 poweroff" > "$log" 2>&1
   grep -E "rcu-torture: (goal|rtc|Reader Pipe|Free-Block|onoff|---)" "$log" |
     sed 's/^\[[^]]*\] */  /'
   if ! grep -q "End of test: SUCCESS" "$log"; then

@@ -56,7 +56,7 @@ ENTRY(secondary_entry)
 	br	x8
 END(secondary_entry)
 
-/* Fault injection (fail_cpu=): a CPU started here never arrives. */
+/* Fault injection (fail.cpu=): a CPU started here never arrives. */
 ENTRY(secondary_lost)
 1:	wfe
 	b	1b
@@ -89,7 +89,7 @@ END(idmap_off)
 ENTRY_OUTERMOST(secondary_switched)
 	bl	idmap_off
 	mov	x0, #0
-	bl	secondary_late_delay	/* fail_cpu_late=CPU:MS */
+	bl	secondary_late_delay	/* fail.cpu_late=CPU:MS */
 	mrs	x3, mpidr_el1
 	ldr	x4, =SECONDARY_MPIDR_MASK
 	and	x3, x3, x4
@@ -105,7 +105,7 @@ ENTRY_OUTERMOST(secondary_switched)
 	cbnz	w2, 1b
 	mov	x20, x1
 	mov	x0, #1
-	bl	secondary_late_delay	/* fail_cpu_late=CPU:MS:claimed */
+	bl	secondary_late_delay	/* fail.cpu_late=CPU:MS:claimed */
 	ldp	x1, x2, [x20]		/* task, stack */
 	msr	sp_el0, x1
 	mov	sp, x2
@@ -137,7 +137,7 @@ ENTRY_OUTERMOST(secondary_switched)
 END_OUTERMOST(secondary_switched)
 
 /*
- * Fault injection (fail_cpu_late=): spin while this CPU's entry in
+ * Fault injection (fail.cpu_late=): spin while this CPU's entry in
  * secondary_late[] asks for a delay at phase x0 (0: before the claim,
  * 1: after it). No stack; clobbers x0-x7.
  */

@@ -30,13 +30,14 @@
 #include <kernel/cpuhp.h>
 #include <kernel/cpu_ops.h>
 #include <kernel/irq.h>
-#include <kernel/params.h>
+#include <kernel/fault.h>
 #include <kernel/printk.h>
 #include <kernel/rcupdate.h>
 #include <kernel/sched.h>
 #include <kernel/smp.h>
 #include <kernel/timer.h>
 #include <kernel/wait.h>
+#include <lib/cmdline.h>
 #include <lib/errno.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -61,74 +62,79 @@ struct secondary_data secondary_data;
 struct secondary_data *secondary_slot;
 static struct completion cpu_running;
 
-KERNEL_PARAM(
-	fail_cpu,
-	"fault injection: this CPU is started at a dead end and never arrives");
-KERNEL_PARAM(fail_cpu_late,
-	     "fault injection: CPU:MS[:claimed][,...], the CPU waits MS ms "
-	     "before claiming its start slot (after, with :claimed)");
+/* fail.cpu=CPU: that CPU is started at a dead end (secondary_lost). */
+static int fail_cpu_set(struct fault_point *fp, const char *val)
+{
+	unsigned long cpu;
+
+	if (cmdline_parse_ulong(val, &cpu) || cpu >= nr_cpu_ids)
+		return -EINVAL;
+	fp->arg[0] = (long)cpu;
+	fp->times = FAULT_FOREVER;
+	pr_warn("CPU%lu: fault injected, it will not arrive\n", cpu);
+	return 0;
+}
+DEFINE_FAULT(cpu, fail_cpu_set,
+	     "CPU: that CPU is started at a dead end and never arrives");
 
 /*
- * fail_cpu_late entries, read by head.S (secondary_late_delay) on the
+ * fail.cpu_late entries, read by head.S (secondary_late_delay) on the
  * started CPU: {MPIDR, delay in counter ticks | 1 << 63 if after the
- * claim}. Filled before the first secondary starts, never changed after.
+ * claim}. Armed at boot, before the first secondary starts.
  */
 #define LATE_AFTER_CLAIM (1UL << 63)
 u64 secondary_late[8][2];
 u64 secondary_late_nr;
 
-static void parse_late_one(const char *val)
+static int parse_late_one(const char *val, u64 *e)
 {
 	char *end;
 	unsigned long cpu = strtoul(val, &end, 0), ms;
-	u64 *e = secondary_late[secondary_late_nr];
 
 	ms = *end == ':' ? strtoul(end + 1, &end, 0) : 0;
 	if (cpu >= nr_cpu_ids || !ms || ms > 600000 ||
-	    (*end && strcmp(end, ":claimed")) ||
-	    secondary_late_nr == ARRAY_SIZE(secondary_late)) {
-		pr_err("fail_cpu_late=%s: want CPU:MS[:claimed], CPU below "
-		       "%u, MS 1-600000, at most %zu: ignored\n",
-		       val, nr_cpu_ids, ARRAY_SIZE(secondary_late));
-		return;
-	}
+	    (*end && strcmp(end, ":claimed")))
+		return -EINVAL;
 	e[0] = cpu_logical_map(cpu);
 	e[1] = ms * arch_timer_get_freq() / 1000;
 	if (*end)
 		e[1] |= LATE_AFTER_CLAIM;
-	secondary_late_nr++;
 	pr_warn("CPU%lu: fault injected, it waits %lu ms %s claiming its "
 		"start slot\n",
 		cpu, ms, *end ? "after" : "before");
+	return 0;
 }
 
-/* Once, before the first secondary starts (then the table is stable). */
-static void parse_late(void)
+static int fail_cpu_late_set(struct fault_point *fp, const char *val)
 {
-	static bool done;
-	char val[128], *p = val, *comma;
+	char buf[128], *p = buf, *comma;
+	u64 late[ARRAY_SIZE(secondary_late)][2];
+	unsigned int n = 0;
 
-	if (done || !param_get("fail_cpu_late", val, sizeof(val)))
-		goto out;
-	for (; p; p = comma) {
+	if (strlcpy(buf, val, sizeof(buf)) >= sizeof(buf))
+		return -EINVAL;
+	for (; p; p = comma, n++) {
 		comma = strchr(p, ',');
 		if (comma)
 			*comma++ = '\0';
-		parse_late_one(p);
+		if (n == ARRAY_SIZE(late) || parse_late_one(p, late[n]))
+			return -EINVAL;
 	}
-out:
-	done = true;
+	WRITE_ONCE(secondary_late_nr, 0);
+	memcpy(secondary_late, late, sizeof(late));
+	WRITE_ONCE(secondary_late_nr, n);
+	fp->times = FAULT_FOREVER;
+	return 0;
 }
+DEFINE_FAULT(cpu_late, fail_cpu_late_set,
+	     "CPU:MS[:claimed][,...]: the CPU waits MS ms (1-600000) before "
+	     "claiming its start slot (after, with :claimed); at most 8");
 
 /* Where the new CPU starts: the real entry, or a dead end on request. */
 static phys_addr_t boot_entry(unsigned int cpu)
 {
-	unsigned long lost;
-
-	if (!param_get_ulong("fail_cpu", &lost) && lost == cpu) {
-		pr_warn("CPU%u: fault injected, it will not arrive\n", cpu);
+	if (fault_armed(&fault_cpu) && fault_cpu.arg[0] == (long)cpu)
 		return __pa_symbol(secondary_lost);
-	}
 	return __pa_symbol(secondary_entry);
 }
 
@@ -168,7 +174,6 @@ int __cpu_up(unsigned int cpu)
 		       enable_method_name(board.cpus[cpu].method));
 		return -ENODEV;
 	}
-	parse_late();
 	secondary_data.task = idle;
 	secondary_data.stack = (u64)idle->stack + THREAD_SIZE;
 	secondary_data.cpu = cpu;

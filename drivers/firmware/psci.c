@@ -14,8 +14,9 @@
 #include <kernel/cpu.h>
 #include <kernel/cpu_ops.h>
 #include <kernel/cpu_pen.h>
-#include <kernel/params.h>
 #include <kernel/devicetree.h>
+#include <kernel/fault.h>
+#include <kernel/params.h>
 #include <kernel/panic.h>
 #include <kernel/printk.h>
 #include <kernel/sched.h>
@@ -23,8 +24,10 @@
 #include <kernel/timer.h>
 #include <kernel/psci.h>
 #include <libfdt.h>
+#include <lib/cmdline.h>
 #include <lib/errno.h>
 #include <lib/fdt.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define PSCI_0_2_FN_VERSION 0x84000000
@@ -51,10 +54,13 @@ static struct {
 } psci;
 
 /*
- * hotplug_pen: offline CPUs park in the kernel's pen instead of CPU_OFF,
+ * hotplug.pen: offline CPUs park in the kernel's pen instead of CPU_OFF,
  * as on spin-table boards, so QEMU virt can exercise the pen.
  */
 static bool use_pen;
+param_flag("hotplug.pen", use_pen,
+	   "offline CPUs park in the kernel's pen, not CPU_OFF (the "
+	   "spin-table path, on PSCI 0.2+ firmware)");
 
 bool psci_available(void)
 {
@@ -82,18 +88,48 @@ static int psci_call(u32 fn, u64 a1, u64 a2, u64 a3)
 	return (int)psci.invoke(fn, a1, a2, a3);
 }
 
-/* Fault injection: CPU_ON answers this instead of calling the firmware
- * (for the CPU with this MPIDR only, unless it is ~0). */
-int psci_inject_cpu_on_error;
-u64 psci_inject_cpu_on_mpidr = ~0ULL;
+/* A PSCI error by name or number (-1 to -9); 0 if it is neither. */
+static int parse_psci_error(const char *s)
+{
+	const char *digits = s[0] == '-' ? s + 1 : s;
+	unsigned long n;
+
+	if (!cmdline_parse_ulong(digits, &n))
+		return s[0] == '-' && n >= 1 && n <= -PSCI_RET_INVALID_ADDRESS
+			       ? -(int)n
+			       : 0;
+	for (int err = PSCI_RET_NOT_SUPPORTED; err >= PSCI_RET_INVALID_ADDRESS;
+	     err--)
+		if (!strcmp(s, psci_error_name(err)))
+			return err;
+	return 0;
+}
+
+/* fail.cpu_on=CPU:ERROR: arg[0] the CPU's MPIDR, arg[1] the error. */
+static int cpu_on_set(struct fault_point *fp, const char *val)
+{
+	char *end;
+	unsigned long cpu = strtoul(val, &end, 0);
+	int err = *end == ':' ? parse_psci_error(end + 1) : 0;
+
+	if (end == val || cpu >= nr_cpu_ids || !err)
+		return -EINVAL;
+	fp->arg[0] = (long)cpu_logical_map(cpu);
+	fp->arg[1] = err;
+	fp->times = FAULT_FOREVER;
+	pr_warn("CPU_ON for CPU%lu will answer %s (%d)\n", cpu,
+		psci_error_name(err), err);
+	return 0;
+}
+DEFINE_FAULT(cpu_on, cpu_on_set,
+	     "CPU:ERROR: CPU_ON for that CPU answers the PSCI error (DENIED, "
+	     "ALREADY_ON, ... or -1 to -9) without calling the firmware");
 
 int psci_cpu_on(u64 mpidr, phys_addr_t entry, u64 context)
 {
-	int injected = READ_ONCE(psci_inject_cpu_on_error);
-	u64 target = READ_ONCE(psci_inject_cpu_on_mpidr);
-
-	if (injected && (target == ~0ULL || target == mpidr))
-		return injected;
+	if (fault_armed(&fault_cpu_on) && fault_cpu_on.arg[0] == (long)mpidr &&
+	    should_fail(&fault_cpu_on))
+		return (int)fault_cpu_on.arg[1];
 	return psci_call(psci.cpu_on, mpidr, entry, context);
 }
 
@@ -102,17 +138,32 @@ int psci_cpu_off(void)
 	return psci_call(psci.cpu_off, 0, 0, 0);
 }
 
-int psci_inject_affinity_on;
+/* fail.cpu_off=N|forever: AFFINITY_INFO says ON, as a CPU slow to go
+ * off or one that never does. */
+static int cpu_off_set(struct fault_point *fp, const char *val)
+{
+	unsigned long n;
+
+	if (!strcmp(val, "forever")) {
+		fp->times = FAULT_FOREVER;
+		pr_warn("AFFINITY_INFO will say ON for ever: the next CPU "
+			"down is never confirmed off\n");
+		return 0;
+	}
+	if (cmdline_parse_ulong(val, &n) || !n || n > 1000000)
+		return -EINVAL;
+	fp->times = (long)n;
+	pr_warn("AFFINITY_INFO will say ON %lu more times\n", n);
+	return 0;
+}
+DEFINE_FAULT(cpu_off, cpu_off_set,
+	     "N|forever: AFFINITY_INFO answers ON the next N (1-1000000) "
+	     "times, or for ever");
 
 int psci_affinity_info(u64 mpidr)
 {
-	int n = READ_ONCE(psci_inject_affinity_on);
-
-	if (n) {
-		if (n > 0)
-			WRITE_ONCE(psci_inject_affinity_on, n - 1);
+	if (should_fail(&fault_cpu_off))
 		return PSCI_AFFINITY_ON;
-	}
 	return psci_call(psci.affinity_info, mpidr, 0, 0);
 }
 
@@ -152,11 +203,14 @@ static int psci_probe(const struct dt_device *dev)
 				      "arm,psci-1.0")) {
 		read_v01_ids(dev->node);
 		board.psci.version = 1; /* 0.1 */
-		pr_warn("PSCI 0.1: no AFFINITY_INFO to confirm a CPU off: CPU "
-			"downs refused\n");
+		if (use_pen)
+			pr_info("PSCI 0.1: offline CPUs park in the kernel's "
+				"pen (hotplug.pen)\n");
+		else
+			pr_warn("PSCI 0.1: no AFFINITY_INFO to confirm a CPU "
+				"off: CPU downs refused\n");
 		return 0;
 	}
-	use_pen = param_has("hotplug_pen");
 	ver = psci_call(PSCI_0_2_FN_VERSION, 0, 0, 0);
 	board.psci.version = ver;
 	psci.cpu_on = PSCI_0_2_FN64_CPU_ON;
@@ -183,9 +237,6 @@ static int psci_boot_cpu(unsigned int cpu, phys_addr_t entry)
 		       psci_error_name(err), err);
 	return err ? -EIO : 0;
 }
-
-KERNEL_PARAM(hotplug_pen, "offline CPUs park in the kernel pen, not CPU_OFF "
-			  "(tests the spin-table path)");
 
 bool psci_offline_parks(void)
 {
@@ -245,13 +296,28 @@ static int psci_kill_cpu(unsigned int cpu)
 }
 
 /*
- * Fault injection: when >= 0, MIGRATE_INFO_TYPE answers this and
- * MIGRATE_INFO_UP_CPU answers psci_inject_tos_mpidr, without asking the
- * firmware. QEMU's firmware has no Trusted OS, so only this reaches the
+ * fail.tos=TYPE:CPU: MIGRATE_INFO_TYPE answers TYPE and MIGRATE_INFO_UP_CPU
+ * that CPU's MPIDR, without asking the firmware, as firmware with a
+ * resident Trusted OS would. QEMU's has none, so only this reaches the
  * refusal below.
  */
-int psci_inject_tos_type = -1;
-u64 psci_inject_tos_mpidr;
+static int tos_set(struct fault_point *fp, const char *val)
+{
+	char *end;
+	unsigned long type = strtoul(val, &end, 0), cpu;
+
+	if (end == val || type > 2 || *end != ':')
+		return -EINVAL;
+	if (cmdline_parse_ulong(end + 1, &cpu) || cpu >= nr_cpu_ids)
+		return -EINVAL;
+	fp->arg[0] = (long)type;
+	fp->arg[1] = (long)cpu_logical_map(cpu);
+	fp->times = FAULT_FOREVER;
+	return 0;
+}
+DEFINE_FAULT(tos, tos_set,
+	     "TYPE:CPU: the firmware reports a Trusted OS of MIGRATE_INFO_TYPE "
+	     "TYPE (0: may migrate, 1: may not, 2: none) on that CPU");
 
 /*
  * Not the CPU a uniprocessor Trusted OS lives on: it cannot migrate
@@ -260,18 +326,18 @@ u64 psci_inject_tos_mpidr;
  */
 static bool psci_cpu_can_disable(unsigned int cpu)
 {
-	int injected = READ_ONCE(psci_inject_tos_type);
+	bool injected = should_fail(&fault_tos);
 	int type;
 	u64 tos_cpu;
 
 	if (!psci.affinity_info && !use_pen)
 		return false; /* PSCI 0.1: a down could never be confirmed */
-	type = injected >= 0 ? injected
-			     : psci_call(psci.migrate_info_type, 0, 0, 0);
+	type = injected ? (int)fault_tos.arg[0]
+			: psci_call(psci.migrate_info_type, 0, 0, 0);
 	if (type != PSCI_TOS_UP_MIGRATE && type != PSCI_TOS_UP_NO_MIGRATE)
 		return true;
-	if (injected >= 0)
-		tos_cpu = READ_ONCE(psci_inject_tos_mpidr);
+	if (injected)
+		tos_cpu = (u64)fault_tos.arg[1];
 	else
 		tos_cpu = (u64)psci.invoke(psci.migrate_info_up_cpu, 0, 0, 0);
 	return (tos_cpu & MPIDR_HWID_MASK) != cpu_logical_map(cpu);

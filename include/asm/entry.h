@@ -12,7 +12,7 @@ extern char vectors[];
 void trap_init(void);
 /* A secondary CPU's first instruction (PSCI CPU_ON's entry point). */
 void secondary_entry(void);
-/* Where a CPU started at a dead end waits (fail_cpu=). */
+/* Where a CPU started at a dead end waits (fail.cpu=). */
 void secondary_lost(void);
 /* A new thread's first instruction, from cpu_switch_to(). */
 void ret_from_fork(void);

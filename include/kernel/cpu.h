@@ -124,8 +124,6 @@ enum cpuhp_phase {
 	CPUHP_PHASE_UNCONFIRMED,
 };
 enum cpuhp_phase cpuhp_phase(unsigned int cpu);
-/* Fault injection: step name of the next cpu_up() fails (-EIO). */
-void hotplug_inject_step_failure(const char *name);
 
 #define CPUHP_MAX_STEPS 24
 struct cpuhp_stats {

@@ -15,7 +15,7 @@
  * The kernel's own readers always follow the per-bit RCU rules (which
  * every design keeps: see hotplug_sync_wait_readers()); these calls are
  * for readers that name a design, as the benchmark's do. Choose one with
- * hotplug_sync= on the command line, or cpu_hotplug_set_sync().
+ * hotplug.sync= on the command line, or cpu_hotplug_set_sync().
  */
 #ifndef KERNEL_HOTPLUG_SYNC_H
 #define KERNEL_HOTPLUG_SYNC_H

@@ -3,7 +3,7 @@
 #define KERNEL_LKDTM_H
 
 /*
- * fault=WHAT: run the crash WHAT (rodata, text, exec, null, undef, stack,
+ * lkdtm=WHAT: run the crash WHAT (rodata, text, exec, null, undef, stack,
  * overflow, rcu_yield, panic, hang, stall, percpu_preemptible). Returns
  * only if the guard that should have stopped it did not, saying so.
  */

@@ -45,7 +45,7 @@ void *page_to_virt(const struct page *page);
 
 /*
  * Fault injection for tests: true when the calling thread's
- * fail_alloc_nth count runs out at this allocation. Only the thread's
+ * fail_nth count runs out at this allocation. Only the thread's
  * own allocations count (not interrupts'), so a test can fail each
  * allocation of an operation in turn and check every error path.
  */

@@ -17,6 +17,8 @@ void warn_slowpath(const char *file, int line, const char *cond);
 __noreturn void machine_halt(void);
 /* Power off through the registered handler (PSCI), else halt. */
 __noreturn void machine_power_off(void);
+/* The poweroff word: power off when done, also after a panic. */
+extern bool poweroff_when_done;
 extern void (*pm_power_off)(void);
 
 #define BUG_ON_MSG(cond, fmt, ...)                                      \

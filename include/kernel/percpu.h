@@ -54,7 +54,6 @@ static inline unsigned long __my_cpu_offset(void)
 /* The debug_preempt word: check each this_cpu_*()/smp_processor_id(). */
 extern bool debug_preempt;
 extern unsigned long debug_preempt_reports; /* reports so far (tests) */
-void debug_preempt_init(void); /* reads the word, before SMP */
 void check_preemption_disabled(const char *what);
 bool preemption_check_passes(void); /* may the caller use them now? */
 

@@ -30,19 +30,7 @@ int psci_cpu_off(void);
 int psci_affinity_info(u64 mpidr);
 const char *psci_error_name(int err);
 
-/* Fault injection: when non-zero, CPU_ON "fails" with this PSCI code
- * (only for the CPU with MPIDR psci_inject_cpu_on_mpidr, unless ~0). */
-extern int psci_inject_cpu_on_error;
-extern u64 psci_inject_cpu_on_mpidr;
-/* Fault injection: AFFINITY_INFO answers ON this many more times (<0:
- * for ever), as a CPU slow to go off, or one that never does. */
-extern int psci_inject_affinity_on;
-/* Fault injection: when >= 0, MIGRATE_INFO_TYPE answers this (0/1: a
- * uniprocessor Trusted OS, 2: none) and MIGRATE_INFO_UP_CPU answers
- * psci_inject_tos_mpidr, as firmware with a resident Trusted OS would. */
-extern int psci_inject_tos_type;
-extern u64 psci_inject_tos_mpidr;
-/* Offline CPUs park in the kernel pen (hotplug_pen), not CPU_OFF. */
+/* Offline CPUs park in the kernel pen (hotplug.pen), not CPU_OFF. */
 bool psci_offline_parks(void);
 
 #endif

@@ -80,18 +80,7 @@ void rcu_get_stats(struct rcu_stats *st);
 u64 rcu_cbs_queued(unsigned int cpu);
 u64 rcu_cbs_invoked(unsigned int cpu);
 
-/*
- * Faults an expedited grace period meets between choosing the CPUs it
- * waits for and IPI-ing them (rcu_exp_fault=, tests): the caller moves
- * onto a chosen CPU at its next preemption point; one chosen CPU gets no
- * IPI; the first IPI request fails to allocate. Returns the old set.
- */
-#define RCU_EXP_FAULT_MIGRATE (1U << 0)
-#define RCU_EXP_FAULT_MISS_IPI (1U << 1)
-#define RCU_EXP_FAULT_NO_CSD (1U << 2)
-unsigned int rcu_exp_set_fault(unsigned int faults);
-
-/* The stall timeout in milliseconds (rcu_stall_timeout= seconds). */
+/* The stall timeout in milliseconds (rcu.stall_timeout= seconds). */
 extern unsigned long rcu_stall_timeout_ms;
 /* Stall reports printed so far (tests check it). */
 extern unsigned long rcu_stall_reports;

@@ -101,7 +101,7 @@ void sched_cpu_stats(unsigned int cpu, struct sched_cpu_stats *st);
 /* Does a thread that can run only on cpu exist (cpu_down() would refuse)? */
 bool sched_cpu_has_bound_threads(unsigned int cpu);
 void show_threads(void);
-/* Start the hung-task detector (hung_task_timeout=). */
+/* Start the hung-task detector (hung_task.timeout=). */
 void hung_task_init(void);
 
 #endif

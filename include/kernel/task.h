@@ -86,7 +86,7 @@ struct task_struct {
 	struct completion *parked;
 
 	/* Fault injection: this thread's nth allocation from now fails. */
-	unsigned int fail_alloc_nth;
+	unsigned int fail_nth;
 };
 
 BUILD_BUG_ON(offsetof(struct task_struct, cpu_context) != 0);

@@ -28,6 +28,8 @@ bool cmdline_has(const char *cmdline, const char *key);
  * alone) if the value is empty, has anything but digits, or does not fit.
  */
 int cmdline_get_ulong(const char *cmdline, const char *key, unsigned long *out);
+/* The same rules for a value on its own (say, one cmdline_next_word() gave). */
+int cmdline_parse_ulong(const char *s, unsigned long *out);
 
 /*
  * A size like Linux's memparse: a number (base 0: "0x" hex, leading 0 octal,

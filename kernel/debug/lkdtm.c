@@ -1,12 +1,12 @@
 /*
- * Crashes on purpose (Linux's lkdtm), chosen with fault=WHAT on the
+ * Crashes on purpose (Linux's lkdtm), chosen with lkdtm=WHAT on the
  * command line, so tests can check both that the MMU enforces the
  * kernel's permissions and what the kernel prints when it dies, or when a
  * thread hangs or a reader stalls RCU, and that the debug checks catch
  * what they are for. Operations made to fail instead (Linux's fault
- * injection): kernel/hotplug/fault.c.
+ * injection): include/kernel/fault.h.
  */
-#define pr_fmt(fmt) "fault: " fmt
+#define pr_fmt(fmt) "lkdtm: " fmt
 #include <kernel/lkdtm.h>
 #include <kernel/panic.h>
 #include <kernel/percpu.h>
@@ -184,7 +184,7 @@ void lkdtm_run(const char *what)
 		return;
 	}
 	if (!strcmp(what, "panic"))
-		panic("deliberate panic (fault=panic)");
+		panic("deliberate panic (lkdtm=panic)");
 	if (!strcmp(what, "hang"))
 		fault_hang();
 	else if (!strcmp(what, "stall"))

@@ -19,7 +19,9 @@
 void (*pm_power_off)(void);
 static int panic_cpu = -1;
 
-KERNEL_PARAM(poweroff, "power off when the kernel is done (or panics)");
+bool poweroff_when_done;
+param_flag("poweroff", poweroff_when_done,
+	   "power off when the kernel is done (or panics)");
 
 /* A return address names the call site: look up the bl, not what follows. */
 static void print_frame(const char *prefix, u64 addr, bool ret_addr)
@@ -119,7 +121,7 @@ static __noreturn void panic_finish(const char *msg)
 {
 	smp_send_stop(); /* the others stop where they are, IRQs off */
 	pr_emerg("---[ end Kernel panic - not syncing: %s ]---\n", msg);
-	if (param_has("poweroff"))
+	if (poweroff_when_done)
 		machine_power_off();
 	machine_halt();
 }

@@ -14,22 +14,16 @@
 #include <kernel/printk.h>
 #include <kernel/spinlock.h>
 
-KERNEL_PARAM(debug_preempt, "report this_cpu_*() and smp_processor_id() "
-			    "used where the thread may move (make test "
-			    "boots set it)");
-
 /* Each call site is reported once, the first MAX_SITES of them. */
 #define MAX_SITES 32
 
 bool debug_preempt;
+param_flag("debug_preempt", debug_preempt,
+	   "report this_cpu_*() and smp_processor_id() used where the thread "
+	   "may move (make test boots set it)");
 unsigned long debug_preempt_reports;
 static DEFINE_SPINLOCK(sites_lock);
 static void *sites[MAX_SITES]; /* under sites_lock */
-
-void debug_preempt_init(void)
-{
-	debug_preempt = param_has("debug_preempt");
-}
 
 /*
  * Can the running thread not leave its CPU? Preemption or IRQs off, or

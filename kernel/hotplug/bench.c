@@ -22,7 +22,7 @@
  * size and the memory one online CPU costs. Figures, never pass/fail:
  * tools/bench.py turns the lines into build/bench.json and a table.
  *
- * bench_cycles=N (default 40) and bench_ms=N (default 400) size it.
+ * bench.cycles=N (default 40) and bench.ms=N (default 400) size it.
  */
 #define pr_fmt(fmt) "bench: " fmt
 #include <asm/sections.h>
@@ -41,10 +41,13 @@
 #include <lib/printf.h>
 #include <lib/stats.h>
 
-KERNEL_PARAM(bench_cycles, "hotplug bench: down+up cycles per design");
-KERNEL_PARAM(bench_ms, "hotplug bench: length of each reader phase (ms)");
-
 #define MAX_CYCLES 256
+
+static unsigned long bench_cycles = 40, bench_ms = 400;
+param_ulong("bench.cycles", bench_cycles, 1, MAX_CYCLES,
+	    "N: down+up cycles per design of bench=hotplug (default 40)");
+param_ulong("bench.ms", bench_ms, 1, 600000,
+	    "MS: each reader phase of bench=hotplug (default 400)");
 #define RATIO_WALKS 2000
 #define RATIO_ROUNDS 41
 
@@ -384,11 +387,8 @@ static void hotplug_bench(void)
 	struct task_struct *t;
 	unsigned int cpu;
 
-	hb.cycles = 40;
-	hb.phase_ms = 400;
-	param_get_ulong("bench_cycles", &hb.cycles);
-	param_get_ulong("bench_ms", &hb.phase_ms);
-	hb.cycles = clamp(hb.cycles, 1UL, (unsigned long)MAX_CYCLES);
+	hb.cycles = bench_cycles;
+	hb.phase_ms = bench_ms;
 	hb.writer_cpu = cpu_online_next(-1);
 	hb.target = nr_cpu_ids;
 	for_each_online_cpu (cpu)

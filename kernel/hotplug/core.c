@@ -36,6 +36,7 @@
 #include <kernel/cpuhp.h>
 #include <kernel/current.h>
 #include <kernel/cpu_ops.h>
+#include <kernel/fault.h>
 #include <kernel/hotplug_sync.h>
 #include <kernel/irq.h>
 #include <kernel/mutex.h>
@@ -47,9 +48,10 @@
 #include <kernel/smp.h>
 #include <kernel/time.h>
 #include <kernel/timer.h>
+#include <lib/cmdline.h>
 #include <lib/errno.h>
 #include <lib/stats.h>
-#include "fault.h"
+#include <string.h>
 
 struct cpuhp_step {
 	const char *name;
@@ -89,9 +91,11 @@ static int rcu_thread_up(unsigned int cpu)
 	return rcu_spawn_cpu_thread(cpu);
 }
 
+static char hotplug_gp[12];
+param_string("hotplug.gp", hotplug_gp,
+	     "expedited|normal: the grace period cpu_down() waits for "
+	     "(default expedited)");
 static bool expedite_hotplug = true;
-KERNEL_PARAM(hotplug_gp,
-	     "grace period in cpu_down(): expedited (default) or normal");
 
 static int rcu_sync_down(unsigned int cpu)
 {
@@ -226,6 +230,42 @@ enum cpuhp_phase cpuhp_phase(unsigned int cpu)
 	return cpu < NR_CPUS ? READ_ONCE(cpu_phase[cpu]) : CPUHP_PHASE_OFF;
 }
 
+/* fail.up_step=NAME: that step of the next cpu_up() fails, once. */
+static char up_step_name[24];
+
+static int up_step_set(struct fault_point *fp, const char *val)
+{
+	const struct cpuhp_step *st;
+
+	for (st = cpuhp_steps; st < cpuhp_steps + ARRAY_SIZE(cpuhp_steps); st++)
+		if (st->startup && !strcmp(st->name, val))
+			break;
+	if (st == cpuhp_steps + ARRAY_SIZE(cpuhp_steps))
+		return -EINVAL;
+	strlcpy(up_step_name, val, sizeof(up_step_name));
+	fp->times = 1;
+	pr_warn("step %s of the next CPU up will fail\n", val);
+	return 0;
+}
+DEFINE_FAULT(up_step, up_step_set,
+	     "NAME: step NAME (one with an up callback, e.g. sched:active) of "
+	     "the next cpu_up() fails with -EIO");
+
+/* fail.alloc_up=N: the Nth allocation of the next cpu_up() fails. */
+static int alloc_up_set(struct fault_point *fp, const char *val)
+{
+	unsigned long n;
+
+	if (cmdline_parse_ulong(val, &n) || !n || n > 1000)
+		return -EINVAL;
+	fp->arg[0] = (long)n;
+	fp->times = 1;
+	pr_warn("allocation %lu of the next CPU up will fail\n", n);
+	return 0;
+}
+DEFINE_FAULT(alloc_up, alloc_up_set,
+	     "N: the Nth allocation (1-1000) of the next cpu_up() fails");
+
 static int run_step(unsigned int cpu, int i, bool up)
 {
 	int (*fn)(unsigned int) =
@@ -235,7 +275,9 @@ static int run_step(unsigned int cpu, int i, bool up)
 
 	if (!fn)
 		return 0;
-	if (up && hotplug_fault_fail_step(cpuhp_steps[i].name)) {
+	if (up && fault_armed(&fault_up_step) &&
+	    !strcmp(up_step_name, cpuhp_steps[i].name) &&
+	    should_fail(&fault_up_step)) {
 		pr_err("CPU%u: step %s fails going up (fault injected)\n", cpu,
 		       cpuhp_steps[i].name);
 		return -EIO;
@@ -477,12 +519,12 @@ int cpu_up(unsigned int cpu)
 	t0 = ktime_get_ns();
 	cpus_write_lock();
 	WRITE_ONCE(cpu_phase[cpu], CPUHP_PHASE_COMING_UP);
-	fail_nth = hotplug_fault_take_alloc(); /* fail_alloc_up= */
+	fail_nth = should_fail(&fault_alloc_up) ? fault_alloc_up.arg[0] : 0;
 	if (fail_nth)
-		current->fail_alloc_nth = fail_nth;
+		current->fail_nth = fail_nth;
 	err = cpuhp_up(cpu);
 	if (fail_nth)
-		current->fail_alloc_nth = 0;
+		current->fail_nth = 0;
 	cpus_write_unlock();
 	/* A failure after bring-up was a real down: it may be unconfirmed. */
 	if (!err || cpu_online(cpu))
@@ -523,12 +565,12 @@ void cpuhp_boot_cpu_online(void)
 
 void hotplug_init(void)
 {
-	char val[16];
-
-	if (param_get("hotplug_gp", val, sizeof(val)))
-		expedite_hotplug = !!strcmp(val, "normal");
+	if (!strcmp(hotplug_gp, "normal"))
+		expedite_hotplug = false;
+	else if (hotplug_gp[0] && strcmp(hotplug_gp, "expedited"))
+		pr_warn("hotplug.gp=%s ignored: want expedited or normal\n",
+			hotplug_gp);
 	hotplug_sync_init();
-	hotplug_faults_init();
 }
 
 int cpu_hotplug_set_sync(enum hotplug_sync sync)

@@ -28,7 +28,9 @@ unsigned int nr_cpu_ids = 1;
 extern const struct cpu_operations *const __cpu_ops_start[],
 	*const __cpu_ops_end[];
 
-KERNEL_PARAM(maxcpus, "bring up at most this many CPUs at boot");
+static unsigned long maxcpus = NR_CPUS;
+param_ulong("maxcpus", maxcpus, 1, NR_CPUS,
+	    "N: bring up at most N CPUs at boot");
 
 /*
  * Setting the bit is a release: the CPU's per-CPU area, published before,
@@ -114,10 +116,9 @@ u64 smp_boot_done_ns;
 
 void smp_init(void)
 {
-	unsigned long max = nr_cpu_ids;
+	unsigned long max = min(maxcpus, (unsigned long)nr_cpu_ids);
 	unsigned int cpu;
 
-	param_get_ulong("maxcpus", &max);
 	if (!irqchip)
 		max = 1; /* no IPIs to run them with (smp_init_ipis() said so) */
 	for_each_present_cpu (cpu) {

@@ -41,8 +41,10 @@ static const char *const sync_names[HOTPLUG_SYNC_NR] = {
 	[HOTPLUG_SYNC_RCU] = "rcu",
 };
 
-KERNEL_PARAM(hotplug_sync, "reader design for the online mask: rwlock, "
-			   "percpu_rwsem, stop_machine or rcu (default)");
+static char sync_word[16];
+param_string("hotplug.sync", sync_word,
+	     "rwlock|percpu_rwsem|stop_machine|rcu: the online mask's reader "
+	     "design (default rcu)");
 
 static enum hotplug_sync design = HOTPLUG_SYNC_RCU;
 /* The design the writer in progress locked under (hotplug lock held). */
@@ -339,16 +341,15 @@ void hotplug_sync_switch(enum hotplug_sync sync)
 
 void hotplug_sync_init(void)
 {
-	char val[16];
 	int d;
 
-	if (!param_get("hotplug_sync", val, sizeof(val)))
+	if (!sync_word[0])
 		return;
-	d = hotplug_sync_parse(val);
+	d = hotplug_sync_parse(sync_word);
 	if (d < 0) {
-		pr_err("unknown hotplug_sync=%s (rwlock, percpu_rwsem, "
+		pr_err("unknown hotplug.sync=%s (rwlock, percpu_rwsem, "
 		       "stop_machine, rcu): keeping rcu\n",
-		       val);
+		       sync_word);
 		return;
 	}
 	design = d;

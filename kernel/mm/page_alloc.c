@@ -97,7 +97,7 @@ bool should_fail_alloc(void)
 	if (!mm_ready() || in_interrupt())
 		return false;
 	t = current;
-	return t->fail_alloc_nth && --t->fail_alloc_nth == 0;
+	return t->fail_nth && --t->fail_nth == 0;
 }
 
 void *__get_free_pages(unsigned int order)

@@ -16,15 +16,22 @@
 #include <string.h>
 #include "power.h"
 
-KERNEL_PARAM(policy, "start the hotplug governor: policy=NAME[,key=value...]");
-KERNEL_PARAM(power, "compare governor policies on the phased workload: "
-		    "power=all or power=NAME[,NAME]");
-KERNEL_PARAM(power_scale, "length of the phased workload of power= and demo, "
-			  "percent (default 100; demo 200)");
-KERNEL_PARAM(power_model, "power model: power_model=active_mw=N,wfi_mw=N,"
-			  "off_mw=N,transition_uj=N");
-KERNEL_PARAM(demo, "the phased workload under the governor with a status "
-		   "line each second, then the shell");
+static char policy_word[256], power_word[64], model_word[128];
+static unsigned long power_scale;
+static bool demo;
+param_string("policy", policy_word,
+	     "NAME[,key=value...]: start the hotplug governor");
+param_string("power", power_word,
+	     "all|NAME[,NAME]: compare governor policies on the phased "
+	     "workload");
+param_ulong("power.scale", power_scale, 1, 1000,
+	    "N: length of the phased workload of power= and demo, percent "
+	    "(default 100; demo 200)");
+param_string("power.model", model_word,
+	     "active_mw=N,wfi_mw=N,off_mw=N,transition_uj=N: the power model");
+param_flag("demo", demo,
+	   "the phased workload under the governor with a status line each "
+	   "second, then the shell");
 
 #define MAX_WORDS 16
 
@@ -251,18 +258,21 @@ static void model_from_cmdline(char *arg)
 
 void governor_boot(void)
 {
-	unsigned long scale = 0;
-	char arg[256];
+	char arg[256]; /* split in place: the words keep their values */
 
 	power_meter_start(&boot_meter);
-	if (param_get("power_model", arg, sizeof(arg)))
+	if (model_word[0]) {
+		strlcpy(arg, model_word, sizeof(arg));
 		model_from_cmdline(arg);
-	param_get_ulong("power_scale", &scale);
-	scale = min(scale, 1000UL);
-	if (param_get("policy", arg, sizeof(arg)))
+	}
+	if (policy_word[0]) {
+		strlcpy(arg, policy_word, sizeof(arg));
 		policy_from_cmdline(arg);
-	if (param_get("power", arg, sizeof(arg)))
-		power_compare(arg, scale ?: 100);
-	if (param_has("demo"))
-		demo_run(scale ?: 200);
+	}
+	if (power_word[0]) {
+		strlcpy(arg, power_word, sizeof(arg));
+		power_compare(arg, power_scale ?: 100);
+	}
+	if (demo)
+		demo_run(power_scale ?: 200);
 }

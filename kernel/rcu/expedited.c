@@ -21,20 +21,21 @@
  * CPU for which no IPI request could be allocated is called again with
  * one on the stack.
  *
- * rcu_exp_fault= (or a test) injects what this guards against: the caller
+ * fail.rcu_exp= (or a test) injects what this guards against: the caller
  * moved onto a chosen CPU at its first preemption point after the choice
  * (migrate), one chosen CPU never sent its IPI (miss_ipi), the first IPI
  * request failing to allocate (no_csd).
  */
 #define pr_fmt(fmt) "rcu: " fmt
 #include <kernel/cpu.h>
+#include <kernel/fault.h>
 #include <kernel/mutex.h>
 #include <kernel/panic.h>
-#include <kernel/params.h>
 #include <kernel/printk.h>
 #include <kernel/sched.h>
 #include <kernel/smp.h>
 #include <kernel/time.h>
+#include <lib/errno.h>
 #include <lib/stats.h>
 #include <string.h>
 #include "rcu.h"
@@ -44,10 +45,41 @@ static DEFINE_SPINLOCK(exp_lock); /* guards exp_mask */
 static struct cpumask exp_mask; /* CPUs the expedited GP waits for */
 static struct completion exp_done;
 static u64 exp_ns[RCU_STAT_SAMPLES], nr_exp_samples;
-static unsigned int exp_fault; /* RCU_EXP_FAULT_*, under exp_mutex */
 
-KERNEL_PARAM(rcu_exp_fault, "fault injection in every expedited grace "
-			    "period: migrate,miss_ipi,no_csd (any of them)");
+/* Faults of fail.rcu_exp (arg[0]), met between the choice and the IPIs. */
+#define EXP_FAULT_MIGRATE (1U << 0)
+#define EXP_FAULT_MISS_IPI (1U << 1)
+#define EXP_FAULT_NO_CSD (1U << 2)
+
+static int rcu_exp_fault_set(struct fault_point *fp, const char *val)
+{
+	static const char *const names[] = {"migrate", "miss_ipi", "no_csd"};
+	char buf[64], *p = buf, *comma;
+	unsigned int faults = 0, i;
+
+	if (strlcpy(buf, val, sizeof(buf)) >= sizeof(buf))
+		return -EINVAL;
+	for (; p; p = comma) {
+		comma = strchr(p, ',');
+		if (comma)
+			*comma++ = '\0';
+		for (i = 0; i < ARRAY_SIZE(names); i++)
+			if (!strcmp(p, names[i]))
+				break;
+		if (i == ARRAY_SIZE(names))
+			return -EINVAL;
+		faults |= 1U << i;
+	}
+	fp->arg[0] = faults;
+	fp->times = FAULT_FOREVER;
+	pr_warn("fail.rcu_exp=%s: every expedited grace period meets it\n",
+		val);
+	return 0;
+}
+DEFINE_FAULT(rcu_exp, rcu_exp_fault_set,
+	     "WORD[,WORD]: every expedited grace period meets each: migrate "
+	     "(the caller moves onto a CPU it waits for), miss_ipi (one CPU "
+	     "gets no IPI), no_csd (the first IPI request fails to allocate)");
 
 /* Racy peek; the report double-checks under exp_lock. */
 bool rcu_exp_waits_on(unsigned int cpu)
@@ -103,13 +135,14 @@ static void exp_select_cpus(struct cpumask *targets)
  * Injected faults between the choice and the IPIs. Preemption is off:
  * a migration asked for here happens at the caller's next preempt_enable().
  */
-static void exp_inject(struct cpumask *targets, struct cpumask *saved)
+static void exp_inject(unsigned int fault, struct cpumask *targets,
+		       struct cpumask *saved)
 {
 	unsigned int cpu = cpumask_first(targets);
 
 	if (cpu >= nr_cpu_ids)
 		return;
-	if (exp_fault & RCU_EXP_FAULT_MIGRATE) {
+	if (fault & EXP_FAULT_MIGRATE) {
 		struct cpumask to;
 
 		cpumask_copy(saved, &current->cpus_allowed);
@@ -117,10 +150,10 @@ static void exp_inject(struct cpumask *targets, struct cpumask *saved)
 		cpumask_set_cpu(cpu, &to);
 		set_cpus_allowed(current, &to);
 	}
-	if (exp_fault & RCU_EXP_FAULT_MISS_IPI)
+	if (fault & EXP_FAULT_MISS_IPI)
 		cpumask_clear_cpu(cpu, targets);
-	if (exp_fault & RCU_EXP_FAULT_NO_CSD)
-		current->fail_alloc_nth = 1;
+	if (fault & EXP_FAULT_NO_CSD)
+		current->fail_nth = 1;
 }
 
 /*
@@ -148,11 +181,13 @@ static void exp_send_ipis(const struct cpumask *targets)
 void synchronize_rcu_expedited(void)
 {
 	struct cpumask targets, saved;
+	unsigned int fault;
 	u64 t0;
 
 	BUG_ON_MSG(preempt_count() || irqs_disabled(),
 		   "synchronize_rcu_expedited() in an atomic section");
 	mutex_lock(&exp_mutex);
+	fault = should_fail(&fault_rcu_exp) ? fault_rcu_exp.arg[0] : 0;
 	t0 = ktime_get_ns();
 	init_completion(&exp_done);
 	cpumask_clear(&saved);
@@ -160,11 +195,11 @@ void synchronize_rcu_expedited(void)
 	 * until every target has its IPI: see the design note. */
 	preempt_disable();
 	exp_select_cpus(&targets);
-	if (unlikely(exp_fault))
-		exp_inject(&targets, &saved);
+	if (unlikely(fault))
+		exp_inject(fault, &targets, &saved);
 	exp_send_ipis(&targets);
-	if (unlikely(exp_fault & RCU_EXP_FAULT_NO_CSD))
-		current->fail_alloc_nth = 0; /* if no request used it up */
+	if (unlikely(fault & EXP_FAULT_NO_CSD))
+		current->fail_nth = 0; /* if no request used it up */
 	preempt_enable();
 	/* Not waiting for the handlers: exp_mask says who reported. */
 	wait_for_completion(&exp_done);
@@ -172,40 +207,6 @@ void synchronize_rcu_expedited(void)
 		set_cpus_allowed(current, &saved);
 	rcu_record_sample(exp_ns, &nr_exp_samples, ktime_get_ns() - t0);
 	mutex_unlock(&exp_mutex);
-}
-
-unsigned int rcu_exp_set_fault(unsigned int faults)
-{
-	unsigned int old;
-
-	mutex_lock(&exp_mutex);
-	old = exp_fault;
-	exp_fault = faults;
-	mutex_unlock(&exp_mutex);
-	return old;
-}
-
-/* rcu_exp_fault=WORD[,WORD]: see the design note. */
-void rcu_exp_init(void)
-{
-	static const char *const names[] = {"migrate", "miss_ipi", "no_csd"};
-	unsigned int faults = 0;
-	char val[64];
-
-	if (!param_get("rcu_exp_fault", val, sizeof(val)))
-		return;
-	for (unsigned int i = 0; i < ARRAY_SIZE(names); i++)
-		if (strstr(val, names[i]))
-			faults |= 1U << i;
-	if (!faults) {
-		pr_err("rcu_exp_fault=%s: want migrate, miss_ipi or no_csd: "
-		       "ignored\n",
-		       val);
-		return;
-	}
-	exp_fault = faults;
-	pr_warn("rcu_exp_fault=%s: every expedited grace period meets it\n",
-		val);
 }
 
 void rcu_exp_stats(u64 out[3], u64 *count)

@@ -14,7 +14,7 @@
 
 #define RCU_STAT_SAMPLES 64
 
-/* torture_mutant=early_gp: a grace period ends as it starts (torture.c). */
+/* torture.mutant=early_gp: a grace period ends as it starts (torture.c). */
 extern bool rcu_mutant_early_gp;
 
 struct rcu_state {
@@ -93,7 +93,6 @@ void rcu_callbacks_init(void);
 void rcu_exp_report(unsigned int cpu);
 bool rcu_exp_waits_on(unsigned int cpu);
 void rcu_exp_stats(u64 out[3], u64 *count);
-void rcu_exp_init(void);
 
 /* stall.c */
 void rcu_check_stall(void);

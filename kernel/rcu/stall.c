@@ -19,15 +19,13 @@
 unsigned long rcu_stall_timeout_ms = RCU_STALL_TIMEOUT_DEFAULT_MS;
 unsigned long rcu_stall_reports;
 
-KERNEL_PARAM(rcu_stall_timeout,
-	     "RCU stall warning after this many seconds (default 5)");
+static unsigned long stall_timeout_s = RCU_STALL_TIMEOUT_DEFAULT_MS / 1000;
+param_ulong("rcu.stall_timeout", stall_timeout_s, 1, 3600,
+	    "S: RCU stall warning after S seconds (default 5)");
 
 void rcu_stall_init(void)
 {
-	unsigned long s;
-
-	if (!param_get_ulong("rcu_stall_timeout", &s) && s)
-		rcu_stall_timeout_ms = s * 1000;
+	rcu_stall_timeout_ms = stall_timeout_s * 1000;
 }
 
 /* From the tick, IRQs off. */

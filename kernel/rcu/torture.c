@@ -11,7 +11,7 @@
  * period. Readers run on every CPU, with random short delays inside
  * their sections, while CPUs are taken down and up at random.
  *
- * torture_mutant=early_gp (for tests only) makes grace periods end as
+ * torture.mutant=early_gp (for tests only) makes grace periods end as
  * soon as they start: the torture must then report FAILURE.
  */
 #define pr_fmt(fmt) "rcu-torture: " fmt
@@ -30,14 +30,18 @@
 #include <string.h>
 #include "rcu.h"
 
-KERNEL_PARAM(torture, "RCU + hotplug torture for SECONDS, then SUCCESS or "
-		      "FAILURE");
-KERNEL_PARAM(torture_onoff, "ms between random CPU downs/ups in the "
-			    "torture (default 20, 0: none)");
-KERNEL_PARAM(torture_goal, "CYCLES,GPS: end the torture early once it has "
-			   "done that many hotplug cycles and grace periods");
-KERNEL_PARAM(torture_mutant, "early_gp: grace periods end at once (tests "
-			     "that the torture catches it)");
+static unsigned long onoff_ms = 20;
+param_ulong("torture.onoff", onoff_ms, 0, 60000,
+	    "MS: between the torture's random CPU downs/ups (default 20, 0: "
+	    "none)");
+static char goal_word[48];
+param_string("torture.goal", goal_word,
+	     "CYCLES,GPS: end the torture early once it has done that many "
+	     "hotplug cycles and grace periods");
+static char mutant_word[16];
+param_string("torture.mutant", mutant_word,
+	     "early_gp: grace periods end at once (tests that the torture "
+	     "catches it)");
 
 #define PIPE_LEN 10
 #define NR_OBJS 64
@@ -261,7 +265,7 @@ static u64 hotplug_cycles(void)
 }
 
 /*
- * Run for `seconds`, or less once the goal of torture_goal=CYCLES,GPS is
+ * Run for `seconds`, or less once the goal of torture.goal=CYCLES,GPS is
  * met, so that a long run on a slow host still reaches its targets and
  * one on a fast host stops when it has. A progress line every minute.
  */
@@ -270,16 +274,17 @@ static void torture_wait(unsigned long seconds, long gp_start)
 	unsigned long goal_cycles = 0, goal_gps = 0;
 	struct rcu_stats now;
 	bool goal = false;
-	char arg[48], *end;
+	const char *arg = goal_word;
+	char *end;
 	long gps;
 
-	if (param_get("torture_goal", arg, sizeof(arg))) {
+	if (arg[0]) {
 		goal_cycles = strtoul(arg, &end, 10);
 		goal = *end == ',';
 		if (goal)
 			goal_gps = strtoul(end + 1, &end, 10);
 		if (!goal || *end) {
-			pr_err("torture_goal=%s: want CYCLES,GPS; running %lu "
+			pr_err("torture.goal=%s: want CYCLES,GPS; running %lu "
 			       "s\n",
 			       arg, seconds);
 			goal = false;
@@ -311,19 +316,17 @@ void rcu_torture_run(unsigned long seconds)
 {
 	unsigned int nr_readers = 0, cpu;
 	struct rcu_stats before, after;
-	char mutant[16];
 	bool ok;
 
-	if (param_get("torture_mutant", mutant, sizeof(mutant))) {
-		if (strcmp(mutant, "early_gp")) {
-			pr_err("unknown torture_mutant '%s'\n", mutant);
+	if (mutant_word[0]) {
+		if (strcmp(mutant_word, "early_gp")) {
+			pr_err("unknown torture.mutant '%s'\n", mutant_word);
 			return;
 		}
 		pr_warn("MUTANT: grace periods end as soon as they start\n");
 		rcu_mutant_early_gp = true;
 	}
-	onoff.interval_ms = 20;
-	param_get_ulong("torture_onoff", &onoff.interval_ms);
+	onoff.interval_ms = onoff_ms;
 	onoff.seed = 0x2013;
 	init_completion(&onoff.done);
 	rcu_get_stats(&before);

@@ -298,6 +298,5 @@ void rcu_get_stats(struct rcu_stats *st)
 void rcu_init(void)
 {
 	rcu_callbacks_init();
-	rcu_exp_init();
 	rcu_cpu_starting(smp_processor_id());
 }

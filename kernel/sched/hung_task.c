@@ -17,11 +17,12 @@
 #define HUNG_TASK_TIMEOUT_DEFAULT 30 /* seconds */
 #define HUNG_TASK_MAX_REPORTS 10
 
-KERNEL_PARAM(hung_task_timeout,
-	     "report threads blocked this many seconds (default 30, 0: off)");
-KERNEL_PARAM(hung_task_panic, "panic after reporting a hung thread");
-
 static unsigned long timeout_s = HUNG_TASK_TIMEOUT_DEFAULT;
+param_ulong("hung_task.timeout", timeout_s, 0, 86400,
+	    "S: report threads blocked S seconds (default 30, 0: off)");
+static bool panic_on_hung;
+param_flag("hung_task.panic", panic_on_hung,
+	   "panic after reporting a hung thread");
 static unsigned int reports;
 static bool hung;
 
@@ -61,7 +62,7 @@ static int hung_task_thread(void *unused)
 
 		msleep(timeout_s * 1000 / 2);
 		for_each_task(check_task, ktime_get_ns());
-		if (hung && param_has("hung_task_panic"))
+		if (hung && panic_on_hung)
 			panic("hung_task: blocked threads");
 		if (reports != before) {
 			/* Who should have woken it: every thread, and what
@@ -75,7 +76,6 @@ static int hung_task_thread(void *unused)
 
 void hung_task_init(void)
 {
-	param_get_ulong("hung_task_timeout", &timeout_s);
 	if (timeout_s && !kthread_run(hung_task_thread, NULL, "khungtaskd"))
 		pr_err("cannot start its thread\n");
 }

@@ -9,6 +9,7 @@
 #include <kernel/printk.h>
 #include <kernel/start_kernel.h>
 #include <kernel/time.h>
+#include <lib/cmdline.h>
 #include <lib/printf.h>
 #include <string.h>
 
@@ -42,7 +43,7 @@ static void board_console_and_cmdline(struct kunit *test)
 {
 	KUNIT_EXPECT_NE(test, board.uart.base, 0);
 	KUNIT_EXPECT_NOT_NULL(test, console_first());
-	KUNIT_EXPECT_TRUE(test, param_has("test"));
+	KUNIT_EXPECT_TRUE(test, cmdline_has(boot_command_line, "test"));
 	KUNIT_EXPECT_NOT_NULL(test, strstr(boot_command_line, "test="));
 }
 

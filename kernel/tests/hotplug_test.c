@@ -7,6 +7,7 @@
 #include <kernel/board.h>
 #include <kernel/cpu.h>
 #include <kernel/cpu_ops.h>
+#include <kernel/fault.h>
 #include <kernel/hotplug_sync.h>
 #include <kernel/current.h>
 #include <kernel/irq.h>
@@ -25,6 +26,7 @@
 #include <kernel/timer.h>
 #include <kernel/wait.h>
 #include <lib/errno.h>
+#include <lib/printf.h>
 #include <string.h>
 
 #define HP_MAGIC 0x600dc0ffee15600dULL
@@ -32,10 +34,12 @@
 /* Every CPU's area starts as a copy of the template: HP_MAGIC. */
 static DEFINE_PER_CPU(u64, hp_magic) = HP_MAGIC;
 
-KERNEL_PARAM(hotplug_cycles,
-	     "CPU down/up cycles of the hotplug reader test (default 200)");
-KERNEL_PARAM(hotplug_secs, "the hotplug reader test stops its cycles after "
-			   "this many seconds (default: no limit)");
+static unsigned long hotplug_cycles = 200, hotplug_secs;
+param_ulong("hotplug.cycles", hotplug_cycles, 1, 1000000,
+	    "N: down/up cycles of the hotplug reader test (default 200)");
+param_ulong("hotplug.secs", hotplug_secs, 1, 86400,
+	    "S: the hotplug reader test stops its cycles after S seconds "
+	    "(default: no limit)");
 
 static bool psci_checkable(void)
 {
@@ -94,7 +98,7 @@ static bool check_one(unsigned int cpu, void *p)
 /*
  * Walk the online mask and read every seen CPU's per-CPU data: lock-free,
  * odd readers in one read-side section, even ones with the long walk (a
- * section per CPU); or under the design hotplug_sync= chose.
+ * section per CPU); or under the design hotplug.sync= chose.
  */
 static int mask_reader(void *p)
 {
@@ -214,26 +218,26 @@ static struct cycle_result readers_under_hotplug(struct kunit *test,
  */
 static void hotplug_readers_never_see_poison(struct kunit *test)
 {
-	unsigned long cycles = 200, secs = 0;
 	struct cycle_result res;
 
 	if (!have_down_cpus(test, 2))
 		return;
-	param_get_ulong("hotplug_cycles", &cycles);
 	/*
 	 * A busy host slows the cycles, not the outcome: the boot gives
 	 * them a deadline of the kernel's own, and its log says how many
 	 * downs it wants by then, instead of the harness timing out.
 	 */
-	param_get_ulong("hotplug_secs", &secs);
 	res = readers_under_hotplug(
-		test, cycles, secs ? ktime_get_ns() + secs * 1000000000ULL : 0,
+		test, hotplug_cycles,
+		hotplug_secs ? ktime_get_ns() + hotplug_secs * 1000000000ULL
+			     : 0,
 		false);
 	if (res.cut_short)
 		kunit_info(test,
-			   "hotplug_secs=%lu reached after %llu of %lu "
+			   "hotplug.secs=%lu reached after %llu of %lu "
 			   "cycles",
-			   secs, (unsigned long long)res.cut_short, cycles);
+			   hotplug_secs, (unsigned long long)res.cut_short,
+			   hotplug_cycles);
 	kunit_info(test, "%llu downs, %llu ups, %llu reader walks",
 		   (unsigned long long)res.downs, (unsigned long long)res.ups,
 		   (unsigned long long)res.walks);
@@ -245,7 +249,7 @@ static void hotplug_readers_never_see_poison(struct kunit *test)
 }
 
 /*
- * The benchmark's four reader designs (hotplug_sync=): does each keep its
+ * The benchmark's four reader designs (hotplug.sync=): does each keep its
  * readers off freed per-CPU data? The writer runs alone on CPU0 and
  * cycles the last CPU; readers on the CPUs between linger in their
  * sections, so only the design stands between them and the free.
@@ -398,6 +402,7 @@ static void hotplug_failed_up_rolls_back(struct kunit *test)
 		PSCI_RET_ALREADY_ON,	   PSCI_RET_ON_PENDING,
 		PSCI_RET_INTERNAL_FAILURE, PSCI_RET_INVALID_ADDRESS,
 	};
+	char val[16];
 	unsigned int cpu = nr_cpu_ids - 1;
 	struct mem_stats before, after;
 	struct cpumask mask;
@@ -411,9 +416,10 @@ static void hotplug_failed_up_rolls_back(struct kunit *test)
 	cpumask_copy(&mask, cpu_online_mask);
 	mem_get_stats(&before);
 	for (unsigned int i = 0; i < ARRAY_SIZE(errors); i++) {
-		psci_inject_cpu_on_error = errors[i];
+		snprintf(val, sizeof(val), "%u:%d", cpu, errors[i]);
+		fault_inject("cpu_on", val);
 		KUNIT_EXPECT_NE(test, cpu_up(cpu), 0);
-		psci_inject_cpu_on_error = 0;
+		fault_clear("cpu_on");
 		rcu_barrier();
 		mem_get_stats(&after);
 		KUNIT_EXPECT_TRUE(test, cpumask_equal(&mask, cpu_online_mask));
@@ -444,9 +450,9 @@ static void hotplug_up_survives_alloc_failures(struct kunit *test)
 	cpumask_copy(&mask, cpu_online_mask);
 	mem_get_stats(&before);
 	for (n = 1; n < 100 && err; n++) {
-		current->fail_alloc_nth = n;
+		current->fail_nth = n;
 		err = cpu_up(cpu);
-		current->fail_alloc_nth = 0;
+		current->fail_nth = 0;
 		if (!err)
 			break;
 		rcu_barrier();
@@ -482,10 +488,10 @@ static void hotplug_slow_off_waits(struct kunit *test)
 		kunit_skip(test, "needs 2 CPUs and PSCI");
 		return;
 	}
-	psci_inject_affinity_on = 220; /* the fast polls, then a few sleeps */
+	fault_inject("cpu_off", "220"); /* the fast polls, then a few sleeps */
 	KUNIT_EXPECT_EQ(test, cpu_down(cpu), 0);
-	KUNIT_EXPECT_EQ(test, psci_inject_affinity_on, 0); /* all asked */
-	psci_inject_affinity_on = 0;
+	KUNIT_EXPECT_EQ(test, fault_times("cpu_off"), 0); /* all asked */
+	fault_clear("cpu_off");
 	KUNIT_EXPECT_EQ(test, cpuhp_phase(cpu), CPUHP_PHASE_OFF);
 	KUNIT_EXPECT_NULL(test, percpu_area(cpu));
 	KUNIT_EXPECT_EQ(test, cpu_up(cpu), 0);
@@ -508,14 +514,14 @@ static void hotplug_unconfirmed_off_kept(struct kunit *test)
 	}
 	rcu_barrier();
 	mem_get_stats(&before);
-	psci_inject_affinity_on = -1;
+	fault_inject("cpu_off", "forever");
 	KUNIT_EXPECT_EQ(test, cpu_down(cpu), -ETIMEDOUT);
 	KUNIT_EXPECT_FALSE(test, cpu_online(cpu));
 	KUNIT_EXPECT_EQ(test, cpuhp_phase(cpu), CPUHP_PHASE_UNCONFIRMED);
 	KUNIT_EXPECT_NOT_NULL(test, percpu_area(cpu)); /* not freed */
 	KUNIT_EXPECT_EQ(test, cpu_up(cpu), -EBUSY);
 	KUNIT_EXPECT_FALSE(test, cpu_online(cpu));
-	psci_inject_affinity_on = 0;
+	fault_clear("cpu_off");
 	KUNIT_EXPECT_EQ(test, cpu_up(cpu), 0);
 	KUNIT_EXPECT_TRUE(test, cpu_online(cpu));
 	KUNIT_EXPECT_EQ(test, cpuhp_phase(cpu), CPUHP_PHASE_ONLINE);
@@ -625,7 +631,7 @@ static void hotplug_rcu_barrier_waits_for_going_down_cpu(struct kunit *test)
 	/* The 200 fast polls, then about 30 sleeps of 10 ms: a hold well
 	 * past the barrier's two grace periods, well short of the 1 s
 	 * after which the down gives up. */
-	psci_inject_affinity_on = 230;
+	fault_inject("cpu_off", "230");
 	t = kthread_run(barrier_probe_down, &p, "bp_down");
 	KUNIT_ASSERT_NOT_NULL(test, t);
 	while (cpu_online(cpu))
@@ -634,7 +640,7 @@ static void hotplug_rcu_barrier_waits_for_going_down_cpu(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, smp_load_acquire(&p.ran));
 	wait_for_completion(&p.down_done);
 	wait_for_completion(&p.reader_done);
-	psci_inject_affinity_on = 0;
+	fault_clear("cpu_off");
 	KUNIT_EXPECT_EQ(test, p.down_err, 0);
 	rcu_barrier(); /* the probe's callback is done with p */
 	KUNIT_EXPECT_TRUE(test, p.ran);
@@ -728,7 +734,7 @@ static void hotplug_unconfirmed_off_moves_callbacks_timers(struct kunit *test)
 		msleep(1);
 	timer_setup(&sp.timer, stranded_timer_fn);
 	add_timer_on(&sp.timer, jiffies + msecs_to_jiffies(2000), cpu);
-	psci_inject_affinity_on = -1;
+	fault_inject("cpu_off", "forever");
 	KUNIT_EXPECT_EQ(test, cpu_down(cpu), -ETIMEDOUT);
 	KUNIT_EXPECT_EQ(test, cpuhp_phase(cpu), CPUHP_PHASE_UNCONFIRMED);
 	KUNIT_EXPECT_NOT_NULL(test, percpu_area(cpu)); /* kept */
@@ -743,7 +749,7 @@ static void hotplug_unconfirmed_off_moves_callbacks_timers(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, sp.sleep_done);
 	KUNIT_EXPECT_TRUE(test, sp.timer_fired);
 	wait_for_completion(&sp.cb.reader_done);
-	psci_inject_affinity_on = 0;
+	fault_clear("cpu_off");
 	KUNIT_EXPECT_EQ(test, cpu_up(cpu), 0);
 	all_up();
 }
@@ -769,7 +775,7 @@ static void hotplug_failed_step_after_bringup(struct kunit *test)
 	rcu_barrier();
 	mem_get_stats(&before);
 	for (unsigned int i = 0; i < ARRAY_SIZE(steps); i++) {
-		hotplug_inject_step_failure(steps[i]);
+		fault_inject("up_step", steps[i]);
 		KUNIT_EXPECT_EQ(test, cpu_up(cpu), -EIO);
 		KUNIT_EXPECT_FALSE(test, cpu_online(cpu));
 		KUNIT_EXPECT_EQ(test, cpuhp_phase(cpu), CPUHP_PHASE_OFF);
@@ -782,7 +788,7 @@ static void hotplug_failed_step_after_bringup(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, after.kmalloc_objects,
 				before.kmalloc_objects);
 	}
-	hotplug_inject_step_failure(NULL);
+	fault_clear("up_step");
 	KUNIT_EXPECT_EQ(test, cpu_up(cpu), 0);
 	all_up();
 }
@@ -796,8 +802,9 @@ static void hotplug_psci01_refuses_downs(struct kunit *test)
 	unsigned int cpu = nr_cpu_ids - 1;
 
 	if (!have_cpus(test, 2) || board.cpus[0].method != ENABLE_METHOD_PSCI ||
-	    board.psci.version != 1) {
-		kunit_skip(test, "needs 2 CPUs and PSCI 0.1");
+	    board.psci.version != 1 || psci_offline_parks()) {
+		kunit_skip(test,
+			   "needs 2 CPUs and PSCI 0.1 (without hotplug.pen)");
 		return;
 	}
 	KUNIT_EXPECT_EQ(test, cpu_down(cpu), -EBUSY);
@@ -1066,7 +1073,7 @@ static void hotplug_late_waker_drained(struct kunit *test)
 /*
  * Can a thread take down the CPU it runs on? Its grace-period wait must
  * not queue on that CPU, whose rcuc thread is parked by then (with
- * hotplug_gp=normal, synchronize_rcu()'s callback would never run).
+ * hotplug.gp=normal, synchronize_rcu()'s callback would never run).
  */
 static void hotplug_down_own_cpu(struct kunit *test)
 {
@@ -1117,12 +1124,11 @@ static void hotplug_trusted_os_cpu_refused(struct kunit *test)
 		return;
 	}
 	all_up();
-	psci_inject_tos_mpidr = cpu_logical_map(0);
 	for (int type = 0; type <= 1; type++) {
 		u64 head = READ_ONCE(log_head);
 		size_t n;
 
-		psci_inject_tos_type = type;
+		fault_inject("tos", type ? "1:0" : "0:0");
 		cpumask_copy(&mask, cpu_online_mask);
 		KUNIT_EXPECT_EQ(test, cpu_down(0), -EBUSY);
 		/* Only what was printed since: not an earlier refusal. */
@@ -1136,10 +1142,10 @@ static void hotplug_trusted_os_cpu_refused(struct kunit *test)
 		KUNIT_EXPECT_FALSE(test, cpu_online(other));
 		KUNIT_EXPECT_EQ(test, cpu_up(other), 0);
 	}
-	psci_inject_tos_type = 2; /* the MPIDR no longer matters */
+	fault_inject("tos", "2:0"); /* the CPU no longer matters */
 	KUNIT_EXPECT_EQ(test, cpu_down(0), 0);
 	KUNIT_EXPECT_EQ(test, cpu_up(0), 0);
-	psci_inject_tos_type = -1;
+	fault_clear("tos");
 	all_up();
 }
 

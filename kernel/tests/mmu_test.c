@@ -2,7 +2,7 @@
  * Tests of the kernel's mappings: that the MMU really translates the
  * kernel's addresses to where it was loaded, with the permissions each
  * section should have, and that every kernel stack sits above an unmapped
- * guard. The fault= boots check enforcement end to end.
+ * guard. The lkdtm= boots check enforcement end to end.
  */
 #include <asm/pgtable.h>
 #include <asm/sections.h>

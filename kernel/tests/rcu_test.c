@@ -1,5 +1,6 @@
 /* Tests of RCU: grace periods wait for readers, callbacks, stalls. */
 #include <kernel/cpu.h>
+#include <kernel/fault.h>
 #include <kernel/kunit.h>
 #include "helpers.h"
 #include <kernel/mm.h>
@@ -477,7 +478,7 @@ static int exp_caller(void *p)
  * fault left without an IPI was never asked again: the grace period
  * waited until that CPU went idle, here until the load stopped.
  */
-static void check_exp_ends(struct kunit *test, unsigned int fault)
+static void check_exp_ends(struct kunit *test, const char *fault)
 {
 	static struct exp_load l;
 	struct task_struct *t;
@@ -501,7 +502,7 @@ static void check_exp_ends(struct kunit *test, unsigned int fault)
 	t = kthread_create(exp_caller, &l, "expcaller");
 	KUNIT_ASSERT_NOT_NULL(test, t);
 	kthread_bind(t, 0); /* the caller leaves CPU 0 out of the targets */
-	rcu_exp_set_fault(fault);
+	fault_inject("rcu_exp", fault);
 	wake_up_process(t);
 	/* A tick or two with the fix; for ever (while loaded) without. */
 	ended = wait_for_completion_timeout(&l.caller_done,
@@ -511,7 +512,7 @@ static void check_exp_ends(struct kunit *test, unsigned int fault)
 		kunit_info(test, "no end in 10 s with every CPU busy");
 		wait_for_completion(&l.caller_done); /* CPUs go idle now */
 	}
-	rcu_exp_set_fault(0); /* takes the mutex: after the caller is done */
+	fault_clear("rcu_exp");
 	deadline = jiffies + msecs_to_jiffies(10000);
 	while (__atomic_load_n(&l.left, __ATOMIC_ACQUIRE) < (int)n &&
 	       jiffies < deadline)
@@ -522,19 +523,19 @@ static void check_exp_ends(struct kunit *test, unsigned int fault)
 /* The caller moved onto a CPU it chose, at its next preemption point. */
 static void rcu_exp_ends_caller_migrates(struct kunit *test)
 {
-	check_exp_ends(test, RCU_EXP_FAULT_MIGRATE);
+	check_exp_ends(test, "migrate");
 }
 
 /* One chosen CPU never got its IPI: its tick must report for it. */
 static void rcu_exp_ends_ipi_missing(struct kunit *test)
 {
-	check_exp_ends(test, RCU_EXP_FAULT_MISS_IPI);
+	check_exp_ends(test, "miss_ipi");
 }
 
 /* No memory for the first IPI request: that CPU must still be called. */
 static void rcu_exp_ends_no_csd(struct kunit *test)
 {
-	check_exp_ends(test, RCU_EXP_FAULT_NO_CSD);
+	check_exp_ends(test, "no_csd");
 }
 
 /*

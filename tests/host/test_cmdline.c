@@ -382,6 +382,23 @@ static void exercise(const char *text)
 	free(line);
 }
 
+/* A value on its own follows the rules of cmdline_get_ulong(). */
+static void parse_ulong_same_rules(void)
+{
+	static const char *const bad[] = {
+		"", "x", "12a", "-1", "0x", "1 2", "18446744073709551616"};
+	unsigned long v = 7;
+
+	KEXPECT(!cmdline_parse_ulong("010", &v) && v == 10);
+	KEXPECT(!cmdline_parse_ulong("0x1F", &v) && v == 31);
+	KEXPECT(!cmdline_parse_ulong("18446744073709551615", &v) &&
+		v == ULONG_MAX);
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		v = 7;
+		KEXPECT(cmdline_parse_ulong(bad[i], &v) == -EINVAL && v == 7);
+	}
+}
+
 /*
  * Whatever the input (lone quotes, '=' everywhere, quotes left open at the
  * end, random mixes of the characters that matter), does every function stay
@@ -423,6 +440,7 @@ static const struct ktest_case cases[] = {
 	KTEST(get_ulong_reads_decimal_and_hex),
 	KTEST(get_ulong_rejects_malformed),
 	KTEST(get_ulong_absent_is_enoent),
+	KTEST(parse_ulong_same_rules),
 	KTEST(memparse_suffixes),
 	KTEST(next_word_iterates_all_words),
 	KTEST(next_word_truncates_safely),

@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+"""Check the README's command-line table against the declarations.
+
+Every word a param_flag()/param_ulong()/param_string() declares, and every
+fault point DEFINE_FAULT() declares (as fail.NAME), must be in the table of
+README.md's "Kernel command line" section, and every word the table names
+must be declared: the table is what users read, the declarations are what
+the kernel parses. Prints one KTAP line per direction; exits 1 on a miss.
+"""
+import pathlib
+import re
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+SOURCES = ("arch", "drivers", "kernel", "lib")
+DECL = re.compile(r'\bparam_(?:flag|ulong|string)\(\s*"([^"]+)"')
+FAULT = re.compile(r'\bDEFINE_FAULT\(\s*(\w+)')
+# A table word: `name`, `name=...`, `name.sub=...` at the start of a
+# backticked span in the first column.
+WORD = re.compile(r'`([a-z_][a-z0-9_]*(?:\.[a-z0-9_]+)?)(?:=|`)')
+
+
+def declared():
+    words = set()
+    for top in SOURCES:
+        for path in (ROOT / top).rglob("*.c"):
+            text = path.read_text()
+            words.update(DECL.findall(text))
+            words.update("fail." + n for n in FAULT.findall(text))
+    return words
+
+
+def documented():
+    text = (ROOT / "README.md").read_text()
+    section = text.split("## Kernel command line", 1)[1].split("\n## ", 1)[0]
+    words = set()
+    for line in section.splitlines():
+        if line.startswith("| `"):
+            first = line.split(" | ", 1)[0]
+            words.update(WORD.findall(first))
+    return words
+
+
+def main():
+    decl, doc = declared(), documented()
+    print("KTAP version 1\n1..2")
+    ok = True
+    for n, (name, missing) in enumerate(
+            (("declared words are in the README table", decl - doc),
+             ("README table words are declared", doc - decl)), 1):
+        for word in sorted(missing):
+            print(f"# {word}")
+        print(f"{'not ok' if missing else 'ok'} {n} {name}")
+        ok = ok and not missing
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
