@@ -21,6 +21,7 @@
  */
 #define pr_fmt(fmt) "smp: " fmt
 #include <asm/arch_timer.h>
+#include <asm/cputype.h>
 #include <asm/entry.h>
 #include <asm/memory.h>
 #include <asm/smp.h>
@@ -215,7 +216,7 @@ struct task_struct late_task = {.comm = "late"};
  */
 void secondary_too_late(unsigned long why)
 {
-	u64 mpidr = read_sysreg(mpidr_el1) & MPIDR_HWID_MASK;
+	u64 mpidr = read_cpuid_mpidr() & MPIDR_HWID_MASK;
 	int cpu = get_logical_index(mpidr);
 	const struct cpu_operations *ops = cpu >= 0 ? get_cpu_ops(cpu) : NULL;
 
@@ -236,9 +237,9 @@ void secondary_too_late(unsigned long why)
 void secondary_start_kernel(void)
 {
 	unsigned int cpu = secondary_data.cpu;
-	u64 mpidr = read_sysreg(mpidr_el1) & MPIDR_HWID_MASK;
+	u64 mpidr = read_cpuid_mpidr() & MPIDR_HWID_MASK;
 
-	write_sysreg(__per_cpu_offset[cpu], tpidr_el1);
+	set_my_cpu_offset(__per_cpu_offset[cpu]);
 	trap_init();
 	sched_init_cpu(cpu);
 	cpuhp_ap_startup(cpu);

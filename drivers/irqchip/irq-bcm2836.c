@@ -19,7 +19,7 @@
 #include <asm/barrier.h>
 #include <asm/io.h>
 #include <asm/pgtable.h>
-#include <asm/sysreg.h>
+#include <asm/cputype.h>
 #include <kernel/cpu.h>
 #include <kernel/devicetree.h>
 #include <kernel/irq.h>
@@ -86,7 +86,7 @@ static struct {
 
 static unsigned int this_core(void)
 {
-	return read_sysreg(mpidr_el1) & 0xff;
+	return read_cpuid_mpidr() & 0xff;
 }
 
 /* The per-core registers are the core's own: only it writes them, with

@@ -10,6 +10,7 @@
 #include <asm/barrier.h>
 #include <asm/io.h>
 #include <asm/pgtable.h>
+#include <asm/cputype.h>
 #include <asm/sysreg.h>
 #include <kernel/cpu.h>
 #include <kernel/devicetree.h>
@@ -328,7 +329,7 @@ static bool gic_cpu_sys_reg_init(void)
 static void gic_cpu_init(void)
 {
 	unsigned int cpu = smp_processor_id();
-	u64 mpidr = read_sysreg(mpidr_el1) & MPIDR_HWID_MASK;
+	u64 mpidr = read_cpuid_mpidr() & MPIDR_HWID_MASK;
 	int count;
 	void *rd = gic_rdist_walk(mpidr_to_aff32(mpidr), &count);
 
@@ -389,7 +390,7 @@ static struct irqchip_ops gic_ops = {
 /* Every SPI group 1, level, disabled, and routed to the boot CPU. */
 static void gic_dist_init(void)
 {
-	u64 aff = read_sysreg(mpidr_el1) & MPIDR_HWID_MASK;
+	u64 aff = read_cpuid_mpidr() & MPIDR_HWID_MASK;
 	unsigned int i;
 
 	writel_relaxed(0, gic.dist + GICD_CTLR);

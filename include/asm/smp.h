@@ -7,7 +7,7 @@
 #define ASM_SMP_H
 
 #define SECONDARY_DATA_MPIDR 24 /* offsetof(struct secondary_data, mpidr) */
-/* MPIDR_HWID_MASK (kernel/cpu.h), in a form the assembler takes. */
+/* MPIDR_HWID_MASK (asm/cputype.h), in a form the assembler takes. */
 #define SECONDARY_MPIDR_MASK 0xff00ffffff
 
 /* Why a CPU did not take the start slot (secondary_too_late()). */

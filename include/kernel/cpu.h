@@ -14,6 +14,7 @@
 #ifndef KERNEL_CPU_H
 #define KERNEL_CPU_H
 
+#include <asm/cputype.h>
 #include <lib/cpumask.h>
 #include <lib/kernel.h>
 
@@ -140,7 +141,6 @@ void hotplug_get_stats(struct cpuhp_stats *st);
 extern u64 smp_boot_done_ns;
 
 /* Logical CPU number <-> MPIDR affinity (from the device tree "reg"). */
-#define MPIDR_HWID_MASK 0xff00ffffffUL
 u64 cpu_logical_map(unsigned int cpu);
 int get_logical_index(u64 mpidr);
 

@@ -17,7 +17,7 @@
 #ifndef KERNEL_PERCPU_H
 #define KERNEL_PERCPU_H
 
-#include <asm/sysreg.h>
+#include <asm/percpu.h>
 #include <kernel/current.h>
 #include <lib/cpumask.h>
 #include <lib/kernel.h>
@@ -28,22 +28,6 @@
 	extern __section(".data..percpu") __typeof__(type) name
 
 extern unsigned long __per_cpu_offset[NR_CPUS];
-
-static inline unsigned long __my_cpu_offset(void)
-{
-	unsigned long off;
-
-	/*
-	 * Not volatile, so the compiler may reuse the value; the fake read
-	 * of the stack makes any compiler barrier (preempt_enable(),
-	 * cpu_relax(), a lock) force a fresh read, as in Linux: the offset
-	 * changes when the thread migrates.
-	 */
-	__asm__("mrs %0, tpidr_el1"
-		: "=r"(off)
-		: "Q"(*(const unsigned long *)__builtin_frame_address(0)));
-	return off;
-}
 
 #define SHIFT_PERCPU_PTR(ptr, off) \
 	((__typeof__(ptr))((unsigned long)(ptr) + (off)))

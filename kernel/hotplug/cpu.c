@@ -6,7 +6,7 @@
  * entry is swapped to the front. MPIDRs come only from the tree's "reg".
  */
 #define pr_fmt(fmt) "smp: " fmt
-#include <asm/sysreg.h>
+#include <asm/cputype.h>
 #include <kernel/board.h>
 #include <kernel/cpu.h>
 #include <kernel/time.h>
@@ -84,7 +84,7 @@ const struct cpu_operations *get_cpu_ops(unsigned int cpu)
 /* Make the boot CPU logical CPU 0 and fill the possible/present masks. */
 void smp_setup_cpu_maps(void)
 {
-	u64 me = read_sysreg(mpidr_el1) & MPIDR_HWID_MASK;
+	u64 me = read_cpuid_mpidr() & MPIDR_HWID_MASK;
 	int idx = -1;
 
 	for (int i = 0; i < board.nr_cpus; i++)

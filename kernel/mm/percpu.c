@@ -14,7 +14,7 @@
  */
 #define pr_fmt(fmt) "percpu: " fmt
 #include <asm/barrier.h>
-#include <asm/sysreg.h>
+#include <asm/percpu.h>
 #include <kernel/cpu.h>
 #include <kernel/mm.h>
 #include <kernel/panic.h>
@@ -79,7 +79,7 @@ void setup_per_cpu_areas(void)
 		__per_cpu_offset[cpu] = POISON_OFFSET;
 	if (percpu_area_alloc(0))
 		panic("no memory for the boot CPU's per-CPU area");
-	write_sysreg(__per_cpu_offset[0], tpidr_el1);
+	set_my_cpu_offset(__per_cpu_offset[0]);
 	pr_info("%zu bytes per CPU, allocated as each CPU comes up\n",
 		area_size());
 }

@@ -1,5 +1,5 @@
 /* Tests of what boot read and set up: board description, log, symbols. */
-#include <asm/sysreg.h>
+#include <asm/cputype.h>
 #include <kernel/board.h>
 #include <kernel/console.h>
 #include <kernel/kallsyms.h>
@@ -13,12 +13,10 @@
 #include <lib/printf.h>
 #include <string.h>
 
-#define MPIDR_AFF_MASK 0xff00ffffffUL
-
 /* Is the CPU we boot on one of the CPUs the device tree lists? */
 static void board_lists_boot_cpu(struct kunit *test)
 {
-	u64 me = read_sysreg(mpidr_el1) & MPIDR_AFF_MASK;
+	u64 me = read_cpuid_mpidr() & MPIDR_HWID_MASK;
 	bool found = false;
 
 	KUNIT_ASSERT_TRUE(test, board.nr_cpus > 0);
