@@ -236,7 +236,7 @@ class KtapWriter:
     """One KTAP document, printed once its last result is known:
 
         ktap = KtapWriter()
-        ktap.result(ok, "rpi4.cpus", "4 CPUs")
+        ktap.result("rpi4.cpus", ok, "4 CPUs")
         ktap.skip("rpi4.psci", "no PSCI node")
         ktap.diag("2 boards")
         all_passed = ktap.print()
@@ -247,7 +247,8 @@ class KtapWriter:
         self.results = 0
         self.failed = 0
 
-    def result(self, ok, name, detail=""):
+    def result(self, name, ok, detail=""):
+        """One result, numbered in order (the arguments of a Check)."""
         self.results += 1
         self.failed += not ok
         line = f"{'ok' if ok else 'not ok'} {self.results} {result_name(name)}"
@@ -281,5 +282,5 @@ def print_failure(name, detail=""):
     """A document of one failed result, for a tool that could not get as far
     as its checks."""
     ktap = KtapWriter()
-    ktap.result(False, name, detail)
+    ktap.result(name, False, detail)
     ktap.print()

@@ -128,16 +128,16 @@ SCRIPT_SELF_TESTS = [
 ]
 
 
-# The writer read back by the parser: (name, results as (ok, name, detail)
-# or (None, name, reason) for a skip, passed, failed). A failure's detail
-# must not read as a directive, nor a `#` in a name cut it short.
+# The writer read back by the parser: (name, results as (name, ok, detail),
+# ok None for a skip, passed, failed). A failure's detail must not read as a
+# directive, nor a `#` in a name cut it short.
 WRITER_SELF_TESTS = [
     ("writer: details, skips, diagnostics", (
-        (True, "rpi4.cpus", "4"), (False, "rpi4.psci", "conduit hvc, want smc"),
-        (None, "rpi4.uart", "no console"), (True, "rpi4.memory", "")), 3, 1),
+        ("rpi4.cpus", True, "4"), ("rpi4.psci", False, "conduit hvc, want smc"),
+        ("rpi4.uart", None, "no console"), ("rpi4.memory", True, "")), 3, 1),
     ("writer: a detail that looks like a directive", (
-        (False, "boot", "SKIP: not really"), (True, "mem", "todo list: empty")), 1, 1),
-    ("writer: a # in a name", ((False, "card #1 partition", "none"),), 0, 1),
+        ("boot", False, "SKIP: not really"), ("mem", True, "todo list: empty")), 1, 1),
+    ("writer: a # in a name", (("card #1 partition", False, "none"),), 0, 1),
 ]
 
 # A process that outlives the harness's timeout, and a child of its own
@@ -149,13 +149,13 @@ HANGS = ("import subprocess, sys, time\n"
 
 def writer_checks(results):
     ktap = KtapWriter()
-    for ok, name, detail in results:
+    for name, ok, detail in results:
         if ok is None:
             ktap.skip(name, detail)
         else:
-            ktap.result(ok, name, detail)
+            ktap.result(name, ok, detail)
     checks = ktap_checks(parse_ktap(ktap.text().splitlines()))
-    names = [result_name(name) for _, name, _ in results]
+    names = [result_name(name) for name, _, _ in results]
     if [c.name for c in checks] != names:
         checks.append(Check("names read back", False, f"{[c.name for c in checks]}"))
     return checks
