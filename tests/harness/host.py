@@ -4,12 +4,14 @@ fuzz run, the board descriptions and SD-card images, a smoke run of `make
 bench`), each counted as one group of Checks."""
 
 import os
+import signal
 import subprocess
 import sys
 import time
 
 from harness.console import strip_timestamp
 from harness.ktap import Check, ktap_checks, parse_ktap
+from harness.qemu import stop
 
 HOST_TIMEOUT = 600
 
@@ -29,21 +31,34 @@ TOOL_CHECKS = [
 ]
 
 
-def run_tool_check(log_dir, name, argv, log_name, prefix, needed):
+def run_command(argv, timeout):
+    """Runs argv in a session of its own; its output (both streams) and exit
+    status, or "timeout" once it ran past timeout and its process group
+    (make and what make started) was killed."""
+    proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        output, _ = proc.communicate(timeout=timeout)
+        status = proc.returncode
+    except subprocess.TimeoutExpired:
+        stop(proc, signal.SIGKILL)
+        output, _ = proc.communicate()
+        status = "timeout"
+    except BaseException:       # Ctrl-C: nothing of it may go on running
+        stop(proc, signal.SIGKILL)
+        raise
+    return output.decode("utf-8", "replace"), status
+
+
+def run_tool_check(log_dir, name, argv, log_name, prefix, needed, timeout=HOST_TIMEOUT):
     """Runs one KTAP-printing host command of TOOL_CHECKS, its output in
     log_dir/log_name; its checks, log path and time."""
     log_path = os.path.join(log_dir, log_name)
     if not os.path.exists(needed):
         return [Check(name, False, f"{needed} not found")], log_path, 0.0
     start = time.monotonic()
+    output, status = run_command(argv, timeout)
     with open(log_path, "w") as log:
-        try:
-            proc = subprocess.run(argv, stdin=subprocess.DEVNULL,
-                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                  timeout=HOST_TIMEOUT)
-            output, status = proc.stdout.decode("utf-8", "replace"), proc.returncode
-        except subprocess.TimeoutExpired as e:
-            output, status = (e.stdout or b"").decode("utf-8", "replace"), "timeout"
         log.write(output)
     lines = [strip_timestamp(line) for line in output.splitlines()]
     checks = ktap_checks(parse_ktap(lines), prefix)

@@ -5,9 +5,12 @@ any of these."""
 
 import os
 import sys
+import tempfile
+import time
 
 from harness.boot import boot_checks
 from harness.console import Script, strip_timestamp
+from harness.host import run_tool_check
 from harness.ktap import Check, KtapWriter, ktap_checks, parse_ktap, result_name
 from harness.qemu import run_qemu
 from matrix import Boot, Step
@@ -143,8 +146,23 @@ WRITER_SELF_TESTS = [
 # A process that outlives the harness's timeout, and a child of its own
 # that holds the output open: both must go, within a few seconds.
 HANGS = ("import subprocess, sys, time\n"
-         "subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'])\n"
+         "child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'])\n"
+         "print('child', child.pid, flush=True)\n"
          "time.sleep(60)\n")
+
+
+def gone(lines):
+    """True when the child that HANGS printed is no longer running."""
+    pid = next((int(l.split()[1]) for l in lines if l.startswith("child ")), None)
+    for _ in range(20):
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                if f.read().rsplit(")", 1)[1].split()[0] == "Z":
+                    return True
+        except (OSError, TypeError):
+            return pid is not None
+        time.sleep(0.1)
+    return False
 
 
 def writer_checks(results):
@@ -165,7 +183,23 @@ def timeout_checks():
     with open(os.devnull, "w") as log:
         run = run_qemu([sys.executable, "-c", HANGS], 1, log, backstop=0)
     return [Check("timed out", run.timed_out),
-            Check("killed with its child", run.seconds < 5, f"{run.seconds:.1f} s")]
+            Check("ended within 5 s", run.seconds < 5, f"{run.seconds:.1f} s"),
+            Check("its child killed", gone(run.stdout))]
+
+
+def host_timeout_checks():
+    """A host check past its timeout: killed with what it started, and one
+    failed Check that says so."""
+    argv = [sys.executable, "-c", HANGS]
+    with tempfile.TemporaryDirectory() as log_dir:
+        checks, log_path, seconds = run_tool_check(log_dir, "hangs", argv, "hangs.log", "",
+                                                   sys.executable, timeout=1)
+        with open(log_path) as log:
+            lines = log.read().splitlines()
+    return [Check("one failed Check", [c.ok for c in checks] == [False],
+                  "; ".join(map(str, checks))),
+            Check("ended within 5 s", seconds < 5, f"{seconds:.1f} s"),
+            Check("its child killed", gone(lines))]
 
 
 def count(name, checks, want_passed, want_failed):
@@ -196,5 +230,7 @@ def self_test():
         bad += count(name, checks, want_passed, want_failed)
     for name, results, want_passed, want_failed in WRITER_SELF_TESTS:
         bad += count(name, writer_checks(results), want_passed, want_failed)
-    bad += count("run_qemu: a run past its timeout is killed", timeout_checks(), 2, 0)
+    bad += count("run_qemu: a run past its timeout is killed", timeout_checks(), 3, 0)
+    bad += count("host check: a command past its timeout is killed", host_timeout_checks(),
+                 3, 0)
     return 1 if bad else 0
