@@ -252,8 +252,9 @@ class KtapWriter:
         self.results += 1
         self.failed += not ok
         line = f"{'ok' if ok else 'not ok'} {self.results} {result_name(name)}"
-        if ok and one_line(detail) and not DIRECTIVE.match(detail):
-            self.body.append(f"{line} # {one_line(detail)}")
+        inline = one_line(detail)
+        if ok and inline and not DIRECTIVE.match(inline):
+            self.body.append(f"{line} # {inline}")
         else:
             self.body.append(line)
             if str(detail).strip():
