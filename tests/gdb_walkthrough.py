@@ -18,6 +18,7 @@ Exit status 0 only when every check passed. QEMU is always killed.
 import os
 import re
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -25,7 +26,12 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.dont_write_bytecode = True   # no __pycache__ in the work tree
+sys.path.insert(0, os.path.join(ROOT, "tests"))
+from harness.ktap import KtapWriter                # noqa: E402
+from harness.qemu import qemu_sh_argv, stop        # noqa: E402
 DEADLINE_S = 45  # the whole run; the test normally takes well under that
+QEMU_TIMEOUT = 120  # qemu.sh's own, should this script die before killing it
 
 # Kernel image layout: linked at KIMAGE_VADDR (linker.ld), and `qemu -kernel`
 # loads an Image with text_offset 0 at RAM + 2 MiB (qemu.sh KERNEL_ADDR).
@@ -448,11 +454,11 @@ def main():
     try:
         with open(qemu_log, "w") as qlog:
             qemu = subprocess.Popen(
-                ["./qemu.sh", "--smp", "4", "--gdb", "--gdb-port", str(port),
-                 "--timeout", "120", "--image", os.path.join(build, "Image"),
-                 # A normal grace period in the down: hp-rcu then has
-                 # non-zero numbers to agree with the shell on.
-                 "--append", "hotplug.gp=normal"],
+                qemu_sh_argv(["--smp", "4", "--gdb", "--gdb-port", str(port),
+                              "--image", os.path.join(build, "Image")], QEMU_TIMEOUT,
+                             # A normal grace period in the down: hp-rcu then
+                             # has non-zero numbers to agree with the shell on.
+                             append="hotplug.gp=normal"),
                 stdin=rfd, stdout=qlog, stderr=subprocess.STDOUT,
                 start_new_session=True)
         os.close(rfd)
@@ -487,32 +493,24 @@ def main():
     finally:
         for p in (gdb, qemu):
             if p and p.poll() is None:
-                try:
-                    os.killpg(p.pid, 9)
-                except ProcessLookupError:
-                    pass
+                stop(p, signal.SIGKILL)
                 p.wait()
         if rfd >= 0:
             os.close(rfd)
         os.close(wfd)
     order = names + [n for n in results if n not in names]
-    print("KTAP version 1")
-    print(f"1..{len(order)}")
-    failed = 0
-    for i, name in enumerate(order, 1):
-        ok, diag = results[name]
-        failed += not ok
-        print(f"{'ok' if ok else 'not ok'} {i} {name}"
-              f"{' # ' + diag if diag else ''}")
-    if not order:
-        failed = 1
+    ktap = KtapWriter()
+    for name in order:
+        ktap.result(name, *results[name])
+    failed = ktap.failed if order else 1
     elapsed = time.monotonic() - start
-    print(f"# {len(order) - failed} passed, {failed} failed in {elapsed:.1f} s")
+    ktap.diag(f"{len(order) - failed} passed, {failed} failed in {elapsed:.1f} s")
     if failed or "--keep-logs" in sys.argv:
-        print("# ---- QEMU log (tail) ----")
-        print("".join("# " + l for l in tail(qemu_log).splitlines(True)))
-        print("# ---- GDB output (tail) ----")
-        print("".join("# " + l for l in tail(gdb_log, 80).splitlines(True)))
+        ktap.diag("---- QEMU log (tail) ----")
+        ktap.diag(tail(qemu_log))
+        ktap.diag("---- GDB output (tail) ----")
+        ktap.diag(tail(gdb_log, 80))
+    ktap.print()
     shutil.rmtree(tmp, ignore_errors=True)
     return 0 if failed == 0 and order else 1
 

@@ -4,10 +4,10 @@ Each Boot is one run of ./qemu.sh. Everything a boot checks counts as one
 passed or failed test in the final `N passed, N failed` line:
 
   - every KTAP test case the kernel prints (when ktap=True);
-  - the banner lines (see banner_expectations in run.py), checked against
-    the qemu.sh options: entry EL, `Memory: N MiB` = --mem, `CPUs: N` =
-    --smp (the CPUs the device tree lists, not those that came online),
-    PSCI conduit (smc with --el2, hvc otherwise);
+  - the banner lines (see banner_expectations in harness/boot.py),
+    checked against the qemu.sh options: entry EL, `Memory: N MiB` =
+    --mem, `CPUs: N` = --smp (the CPUs the device tree lists, not those
+    that came online), PSCI conduit (smc with --el2, hvc otherwise);
   - each regex of `expect` (somewhere in the output), of `expect_in_order`
     (one after the other, same line allowed) and of `forbid` (nowhere);
   - how the run ends: "poweroff" (QEMU exits 0 by itself: PSCI SYSTEM_OFF)

@@ -12,6 +12,9 @@ import re
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+from harness.ktap import KtapWriter   # noqa: E402
+
 SOURCES = ("arch", "drivers", "kernel", "lib")
 DECL = re.compile(r'\bparam_(?:flag|ulong|string)\(\s*"([^"]+)"')
 FAULT = re.compile(r'\bDEFINE_FAULT\(\s*(\w+)')
@@ -43,16 +46,12 @@ def documented():
 
 def main():
     decl, doc = declared(), documented()
-    print("KTAP version 1\n1..2")
-    ok = True
-    for n, (name, missing) in enumerate(
-            (("declared words are in the README table", decl - doc),
-             ("README table words are declared", doc - decl)), 1):
-        for word in sorted(missing):
-            print(f"# {word}")
-        print(f"{'not ok' if missing else 'ok'} {n} {name}")
-        ok = ok and not missing
-    return 0 if ok else 1
+    ktap = KtapWriter()
+    ktap.result("params.declared_words_in_readme", not decl - doc,
+                " ".join(sorted(decl - doc)) or f"{len(decl)} words")
+    ktap.result("params.readme_words_declared", not doc - decl,
+                " ".join(sorted(doc - decl)) or f"{len(doc)} words")
+    return 0 if ktap.print() else 1
 
 
 if __name__ == "__main__":

@@ -17,11 +17,14 @@ import argparse
 import json
 import os
 import re
-import subprocess
 import sys
-import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.dont_write_bytecode = True   # no __pycache__ in the work tree
+sys.path.insert(0, os.path.join(ROOT, "tests"))
+from harness.ktap import KtapWriter, print_failure   # noqa: E402
+from harness.qemu import qemu_sh_argv, run_qemu       # noqa: E402
+
 DESIGNS = ("rwlock", "percpu_rwsem", "stop_machine", "rcu")
 CONFIGS = {
     "smp4": ["--smp", "4", "--gic", "2"],
@@ -76,33 +79,29 @@ COMMON = ("boot_us_all_online", "sync_rcu_us_median",
 def ktap(results, out):
     """make test's smoke check: every figure there, and the ones that say
     something about the designs as they must be."""
-    checks = []
+    checks = KtapWriter()
     for name, r in results.items():
         common, designs = r["common"], r["designs"]
         missing = [k for k in COMMON if k not in common]
-        checks.append((not missing, f"{name}: common figures {missing or ''}"))
+        checks.result(f"{name}: common figures {missing or ''}", not missing)
         for d in DESIGNS:
             f = designs.get(d, {})
             missing = [k for k in FIGURES if k not in f]
-            checks.append((not missing, f"{name}: {d} figures {missing or ''}"))
+            checks.result(f"{name}: {d} figures {missing or ''}", not missing)
             if missing:
                 continue
-            checks.append((f["cycle_us_min"] <= f["cycle_us_median"] <= f["cycle_us_max"],
-                           f"{name}: {d} cycle min <= median <= max"))
+            checks.result(f"{name}: {d} cycle min <= median <= max",
+                          f["cycle_us_min"] <= f["cycle_us_median"] <= f["cycle_us_max"])
             stopped = f["stop_us_max"] > 0
-            checks.append((stopped == (d == "stop_machine"),
-                           f"{name}: {d} {'stops' if d == 'stop_machine' else 'never stops'}"
-                           f" the other CPUs (stop_us_max {f['stop_us_max']})"))
-            checks.append((f["reader_walks_per_s_hotplug"] > 0,
-                           f"{name}: {d} readers made progress during hotplug"))
+            checks.result(f"{name}: {d} {'stops' if d == 'stop_machine' else 'never stops'}"
+                          f" the other CPUs (stop_us_max {f['stop_us_max']})",
+                          stopped == (d == "stop_machine"))
+            checks.result(f"{name}: {d} readers made progress during hotplug",
+                          f["reader_walks_per_s_hotplug"] > 0)
     with open(out) as f:
-        checks.append((json.load(f)["configs"].keys() == results.keys(),
-                       f"{os.path.basename(out)} holds every configuration"))
-    print("KTAP version 1")
-    print(f"1..{len(checks)}")
-    for i, (ok, what) in enumerate(checks, 1):
-        print(f"{'ok' if ok else 'not ok'} {i} {what.strip()}")
-    return all(ok for ok, _ in checks)
+        checks.result(f"{os.path.basename(out)} holds every configuration",
+                      json.load(f)["configs"].keys() == results.keys())
+    return checks.print()
 
 
 class BootFailed(Exception):
@@ -110,20 +109,20 @@ class BootFailed(Exception):
 
 
 def boot(config, cycles, ms, timeout):
+    """One boot of the configuration; its console output and seconds."""
     append = f"bench=hotplug bench.cycles={cycles} bench.ms={ms} poweroff"
-    cmd = [os.path.join(ROOT, "qemu.sh"), *CONFIGS[config],
-           "--append", append, "--timeout", str(timeout)]
-    t0 = time.time()
-    run = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.PIPE,
-                         stderr=subprocess.STDOUT, text=True)
-    log = run.stdout
-    with open(os.path.join(ROOT, "build", f"bench-{config}.log"), "w") as f:
-        f.write(log)
-    if run.returncode != 0 or "bench: done" not in log:
-        sys.stderr.write(log[-4000:])
-        raise BootFailed(f"the {config} boot failed (exit {run.returncode});"
+    log_path = os.path.join(ROOT, "build", f"bench-{config}.log")
+    with open(log_path, "w") as log:
+        run = run_qemu(qemu_sh_argv(CONFIGS[config], timeout, append=append),
+                       timeout, log, cwd=ROOT)
+    output = "\n".join(run.stdout)
+    if run.status != 0 or "bench: done" not in output:
+        with open(log_path, errors="replace") as log:
+            sys.stderr.write(log.read()[-4000:])
+        why = "timed out" if run.timed_out else f"exit {run.status}"
+        raise BootFailed(f"the {config} boot failed ({why});"
                          f" its console is in build/bench-{config}.log")
-    return log, time.time() - t0
+    return output, run.seconds
 
 
 def fmt_rate(v):
@@ -193,7 +192,7 @@ def main():
                 log, secs = boot(config, args.cycles, args.ms, args.timeout)
             except BootFailed as e:
                 if args.ktap:
-                    print(f"KTAP version 1\n1..1\nnot ok 1 {e}")
+                    print_failure(str(e))
                 sys.exit(f"bench.py: {e}")
             common, designs = parse(log)
             missing = [d for d in DESIGNS if "cycle_us_median" not in designs[d]]

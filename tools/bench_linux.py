@@ -26,6 +26,9 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.path.join(ROOT, "build")
+sys.dont_write_bytecode = True   # no __pycache__ in the work tree
+sys.path.insert(0, os.path.join(ROOT, "tests"))
+from harness.qemu import run_qemu   # noqa: E402
 
 INIT = """#!/bin/busybox sh
 /bin/busybox mkdir -p /proc /sys
@@ -106,13 +109,12 @@ def run_linux(cycles, timeout):
            "-m", "512M", "-nographic", "-no-reboot", "-kernel", raw,
            "-initrd", initramfs(cycles),
            "-append", "console=ttyAMA0 quiet panic=-1"]
-    run = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                         stdin=subprocess.DEVNULL, text=True, errors="replace")
-    log = run.stdout
-    with open(os.path.join(BUILD, "bench-linux.log"), "w") as f:
-        f.write(log)
+    log_path = os.path.join(BUILD, "bench-linux.log")
+    with open(log_path, "w") as f:
+        log = "\n".join(run_qemu(cmd, timeout, f).stdout)
     if "BENCH done" not in log:
-        sys.stderr.write(log[-3000:])
+        with open(log_path, errors="replace") as f:
+            sys.stderr.write(f.read()[-3000:])
         sys.exit("bench_linux.py: Linux did not finish its cycles; its console"
                  " is in build/bench-linux.log")
     values = dict(re.findall(r"BENCH (init_uptime|cycles_start) ([\d.]+)", log))

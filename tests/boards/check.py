@@ -33,6 +33,9 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.dont_write_bytecode = True   # no __pycache__ in the work tree
+sys.path.insert(0, os.path.join(ROOT, "tests"))
+from harness.ktap import KtapWriter, print_failure   # noqa: E402
 
 # MPIDR_EL1 as each core reads it: bit 31 is RES1; Cortex-A76 (Pi 5) sets
 # MT (bit 24), its cores being numbered in Aff1. The kernel must mask both.
@@ -390,26 +393,6 @@ def fill_memory(src, dst, tree, ranges):
                    check=True)
 
 
-# ---- KTAP -----------------------------------------------------------------------
-
-class Ktap:
-    def __init__(self):
-        self.results = []
-
-    def add(self, name, ok, detail=""):
-        self.results.append((name, ok, detail))
-
-    def print(self):
-        print("KTAP version 1")
-        print(f"1..{len(self.results)}")
-        for number, (name, ok, detail) in enumerate(self.results, 1):
-            print(f"{'ok' if ok else 'not ok'} {number} {name}" +
-                  (f" # {detail}" if ok and detail else ""))
-            if not ok and detail:
-                print(f"# {detail}")
-        return all(ok for _, ok, _ in self.results)
-
-
 def dtb_path(board, dtbs, rpi5):
     return rpi5 if board.dtb == "rpi5" else os.path.join(dtbs, board.dtb)
 
@@ -423,18 +406,18 @@ def check_board(board, path, args, ktap):
                      if n.string("device_type") == "memory" for _, s in regs(n))
     init = next((line.split()[1] for line in lines if line.startswith("board_init ")), None)
     if has_memory:
-        ktap.add(f"{name}.as_shipped_accepted", status == 0 and init == "0" and not sanitizer,
-                 f"exit {status}, board_init {init}")
+        ktap.result(f"{name}.as_shipped_accepted", status == 0 and init == "0" and not sanitizer,
+                    f"exit {status}, board_init {init}")
     else:
         # The kernel must refuse it and say why: which of the two cases.
         absent = not any(n.string("device_type") == "memory" for n in as_shipped.nodes())
         want = r"has no memory node: the boot loader" if absent else \
             r"memory node \S+ has size 0: the boot firmware fills it in"
         said = any(re.search(want, line) for line in lines if line.startswith("log: "))
-        ktap.add(f"{name}.as_shipped_memory_message",
-                 status == 0 and init not in (None, "0") and said and not sanitizer,
-                 f"exit {status}, board_init {init}, message /{want}/ " +
-                 ("found" if said else "missing"))
+        ktap.result(f"{name}.as_shipped_memory_message",
+                    status == 0 and init not in (None, "0") and said and not sanitizer,
+                    f"exit {status}, board_init {init}, message /{want}/ " +
+                    ("found" if said else "missing"))
 
     filled = os.path.join(args.work, f"{name}.dtb")
     fill_memory(path, filled, as_shipped, board.memory)
@@ -446,16 +429,16 @@ def check_board(board, path, args, ktap):
     with open(os.path.join(args.work, f"{name}.log"), "w") as log:
         log.write("\n".join(lines) + "\n")
     sanitizer = [line for line in lines if "Sanitizer" in line or "runtime error" in line]
-    ktap.add(f"{name}.board_init", status == 0 and "board_init 0" in lines and not sanitizer,
-             f"exit {status}; " + "; ".join(sanitizer[:2]))
+    ktap.result(f"{name}.board_init", status == 0 and "board_init 0" in lines and not sanitizer,
+                f"exit {status}; " + "; ".join(sanitizer[:2]))
     actual = kernel_facts(lines)
     if not args.self_test:
         for fact, ok, detail in compare(expected, actual):
-            ktap.add(f"{name}.{fact}", ok, detail or expected[fact])
+            ktap.result(f"{name}.{fact}", ok, detail or expected[fact])
     missed = wrong_expectations_caught(expected, actual)
-    ktap.add(f"{name}.wrong_expectations_caught", not missed,
-             f"{len(expected) - len(missed)} of {len(expected)} altered facts reported" +
-             (f", not: {', '.join(missed)}" if missed else ""))
+    ktap.result(f"{name}.wrong_expectations_caught", not missed,
+                f"{len(expected) - len(missed)} of {len(expected)} altered facts reported" +
+                (f", not: {', '.join(missed)}" if missed else ""))
 
 
 def main():
@@ -472,16 +455,16 @@ def main():
         dtbs = subprocess.run([os.path.join(ROOT, "tools/debian-kernel.sh"), "dtbs"],
                               check=True, stdout=subprocess.PIPE, text=True).stdout.strip()
     except subprocess.CalledProcessError:
-        print("KTAP version 1\n1..1\nnot ok 1 fetch_dtbs # tools/debian-kernel.sh dtbs failed")
+        print_failure("fetch_dtbs", "tools/debian-kernel.sh dtbs failed")
         return 1
     os.makedirs(args.work, exist_ok=True)
-    ktap = Ktap()
+    ktap = KtapWriter()
     for board in BOARDS:
         if args.only and board.name != args.only:
             continue
         path = dtb_path(board, dtbs, args.rpi5)
         if not os.path.exists(path):
-            ktap.add(f"{board.name}.dtb", False, f"{board.dtb} not in the package")
+            ktap.result(f"{board.name}.dtb", False, f"{board.dtb} not in the package")
             continue
         check_board(board, path, args, ktap)
     return 0 if ktap.print() else 1

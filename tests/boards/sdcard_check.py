@@ -22,6 +22,9 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.dont_write_bytecode = True   # no __pycache__ in the work tree
+sys.path.insert(0, os.path.join(ROOT, "tests"))
+from harness.ktap import KtapWriter   # noqa: E402
 PART_OFFSET = 1 << 20            # tools/mksdcard.sh: the partition starts at 1 MiB
 APPEND = "test=all poweroff"
 
@@ -154,44 +157,35 @@ def main():
     work = os.path.join(args.work, "sdcard")
     os.makedirs(work, exist_ok=True)
 
-    results = []
+    ktap = KtapWriter()
     try:
         dtb_dir = run([os.path.join(ROOT, "tools/debian-kernel.sh"), "dtbs"], text=True).strip()
         rpi5_dtb = os.path.join(work, "rpi5.dtb")
         run(["dtc", "-q", "-I", "dts", "-O", "dtb", "-o", rpi5_dtb,
              os.path.join(ROOT, "tests/boards/rpi5.dts")])
     except subprocess.CalledProcessError as e:
-        results.append(("setup", False, str(e)))
+        ktap.result("setup", False, str(e))
     kernel = stand_in_kernel(os.path.join(work, "Image"))
-    for board in ([] if results else CARDS):
+    for board in ([] if ktap.failed else CARDS):
         image = os.path.join(work, f"sdcard-{board}.img")
         try:
             run([os.path.join(ROOT, "tools/mksdcard.sh"), board, os.path.join(work, "Image"),
                  image, APPEND], stderr=subprocess.STDOUT)
             actual = card_facts(image)
         except subprocess.CalledProcessError as e:
-            results.append((f"{board}.image", False,
-                            (e.stdout or b"").decode(errors="replace").strip()))
+            ktap.result(f"{board}.image", False,
+                        (e.stdout or b"").decode(errors="replace").strip())
             continue
         expected = expected_facts(board, kernel, dtb_dir, rpi5_dtb)
         settings = config_settings(actual.get("file config.txt", b"").decode())
         for name, ok, detail in compare(expected, actual) + config_checks(board, settings):
-            results.append((f"{board}.{name}", ok, detail))
+            ktap.result(f"{board}.{name}", ok, detail)
         missed = wrong_expectations_missed(board, expected, actual, settings)
         total = len(expected) + len(CARDS[board][2])
-        results.append((f"{board}.wrong_expectations_caught", not missed,
-                        f"{total - len(missed)} of {total} altered expectations reported" +
-                        (f", not: {', '.join(missed)}" if missed else "")))
-
-    print("KTAP version 1")
-    print(f"1..{len(results)}")
-    for number, (name, ok, detail) in enumerate(results, 1):
-        name = name.replace("#", "")
-        if ok:
-            print(f"ok {number} {name} # {detail}")
-        else:
-            print(f"not ok {number} {name}\n# {detail}")
-    return 0 if all(ok for _, ok, _ in results) else 1
+        ktap.result(f"{board}.wrong_expectations_caught", not missed,
+                    f"{total - len(missed)} of {total} altered expectations reported" +
+                    (f", not: {', '.join(missed)}" if missed else ""))
+    return 0 if ktap.print() else 1
 
 
 if __name__ == "__main__":

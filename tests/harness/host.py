@@ -1,0 +1,72 @@
+"""The host-side checks `make test` runs after the boots: commands that print
+KTAP (host unit tests, the Promela model, the GDB walkthrough, a bounded DTB
+fuzz run, the board descriptions and SD-card images, the README's
+command-line table against the declarations, a smoke run of `make bench`), each counted as one group of Checks."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+from harness.console import strip_timestamp
+from harness.ktap import Check, ktap_checks, parse_ktap
+from harness.qemu import stop
+
+HOST_TIMEOUT = 600
+
+# Checks that run on the host and print KTAP: (name, argv, log file, prefix,
+# needed file). Each is one group in the summary, after the boots.
+TOOL_CHECKS = [
+    ("host tests", ["make", "-C", "tests/host"], "host.log", "host.", "tests/host/Makefile"),
+    ("model", ["tools/model/check.sh"], "model.log", "model.", "tools/model/check.sh"),
+    ("gdb walkthrough", [sys.executable, "tests/gdb_walkthrough.py"], "gdb.log", "gdb.",
+     "tests/gdb_walkthrough.py"),
+    ("dtb fuzz", ["make", "-s", "-C", "tests/fuzz"], "fuzz.log", "fuzz.", "tests/fuzz/Makefile"),
+    ("boards", ["make", "-s", "-C", "tests/boards"], "boards.log", "boards.",
+     "tests/boards/Makefile"),
+    ("params", [sys.executable, "tests/params_check.py"], "params.log", "params.",
+     "tests/params_check.py"),
+    ("bench smoke", [sys.executable, "tools/bench.py", "--smoke", "--ktap",
+                     "--out", "build/bench-smoke.json"], "bench.log", "bench.",
+     "tools/bench.py"),
+]
+
+
+def run_command(argv, timeout):
+    """Runs argv in a session of its own; its output (both streams) and exit
+    status, or "timeout" once it ran past timeout and its process group
+    (make and what make started) was killed."""
+    proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        output, _ = proc.communicate(timeout=timeout)
+        status = proc.returncode
+    except subprocess.TimeoutExpired:
+        stop(proc, signal.SIGKILL)
+        output, _ = proc.communicate()
+        status = "timeout"
+    except BaseException:       # Ctrl-C: nothing of it may go on running
+        stop(proc, signal.SIGKILL)
+        raise
+    return output.decode("utf-8", "replace"), status
+
+
+def run_tool_check(log_dir, name, argv, log_name, prefix, needed, timeout=HOST_TIMEOUT):
+    """Runs one KTAP-printing host command of TOOL_CHECKS, its output in
+    log_dir/log_name; its checks, log path and time."""
+    log_path = os.path.join(log_dir, log_name)
+    if not os.path.exists(needed):
+        return [Check(name, False, f"{needed} not found")], log_path, 0.0
+    start = time.monotonic()
+    output, status = run_command(argv, timeout)
+    with open(log_path, "w") as log:
+        log.write(output)
+    lines = [strip_timestamp(line) for line in output.splitlines()]
+    checks = ktap_checks(parse_ktap(lines), prefix)
+    what = " ".join(argv)
+    if status != 0 and all(c.ok for c in checks):
+        checks.append(Check(what, False, f"exit status {status}"))
+    elif not checks:
+        checks.append(Check(what, False, "no test results printed"))
+    return checks, log_path, time.monotonic() - start

@@ -1,0 +1,62 @@
+"""What `make test` prints for each boot and host check: one PASS or FAIL line
+with its counts and, for a failure, the failed Checks, the log's own lines of
+each failed KTAP case and the log's tail."""
+
+import re
+
+TAIL_LINES = 40              # log lines shown for a failure (all if <= 60)
+
+
+def log_excerpt(path):
+    try:
+        with open(path, errors="replace") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return ""
+    if len(lines) > 60:
+        head = f"    --- last {TAIL_LINES} of {len(lines)} lines of {path} ---"
+        lines = lines[-TAIL_LINES:]
+    else:
+        head = f"    --- {path} ---"
+    return "\n".join([head] + ["    | " + line for line in lines])
+
+
+def case_lines(path, checks, limit=20):
+    """The log's own lines of each failed KTAP case: its `# case: ...`
+    diagnostics and result line, which the log's tail often no longer
+    holds (a later case printed hundreds of lines)."""
+    leaves = {c.name.rsplit(".", 1)[-1] for c in checks if not c.ok}
+    leaves = {l for l in leaves if re.fullmatch(r"\w+", l)}
+    if not leaves:
+        return ""
+    try:
+        with open(path, errors="replace") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return ""
+    out = []
+    for leaf in sorted(leaves):
+        mine = [l for l in lines
+                if re.search(rf"#\s*{leaf}:|\bnot ok \d+ {leaf}\b", l)]
+        if mine:
+            out.append(f"    --- lines of {leaf} ---")
+            out += ["    | " + l for l in mine[:limit]]
+    return "\n".join(out)
+
+
+def report(name, checks, seconds, log_path):
+    passed = sum(c.ok for c in checks)
+    failed = len(checks) - passed
+    skipped = sum(c.skipped for c in checks)
+    text = f"{'PASS' if not failed else 'FAIL'}  {name:<22} {passed} passed, {failed} failed"
+    if skipped:
+        text += f" ({skipped} skipped)"
+    text += f"  [{seconds:.1f} s]"
+    if failed:
+        text += "\n" + "\n".join(f"    {c}" for c in checks if not c.ok)
+        own = case_lines(log_path, checks)
+        if own:
+            text += "\n" + own
+        text += "\n" + log_excerpt(log_path)
+    print(text, flush=True)
+    return passed, failed
