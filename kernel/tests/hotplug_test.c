@@ -37,40 +37,6 @@ KERNEL_PARAM(hotplug_cycles,
 KERNEL_PARAM(hotplug_secs, "the hotplug reader test stops its cycles after "
 			   "this many seconds (default: no limit)");
 
-static bool psci_checkable(void)
-{
-	return board.cpus[0].method == ENABLE_METHOD_PSCI && psci_available() &&
-	       !psci_offline_parks();
-}
-
-/* Does the firmware take CPUs down at all (PSCI 0.1 cannot confirm)? */
-static bool downs_allowed(struct kunit *test)
-{
-	unsigned int cpu = nr_cpu_ids - 1;
-	const struct cpu_operations *ops = get_cpu_ops(cpu);
-
-	if (!ops || !ops->cpu_can_disable || ops->cpu_can_disable(cpu))
-		return true;
-	kunit_skip(test, "the firmware refuses CPU downs");
-	return false;
-}
-
-/* n CPUs online, and downs allowed. */
-static bool have_down_cpus(struct kunit *test, unsigned int n)
-{
-	return have_cpus(test, n) && downs_allowed(test);
-}
-
-/* Bring every present CPU back, whatever a test did. */
-static void all_up(void)
-{
-	unsigned int cpu;
-
-	for_each_present_cpu (cpu)
-		if (!cpu_online(cpu))
-			cpu_up(cpu);
-}
-
 struct reader_stats {
 	volatile bool stop;
 	bool long_walk;
@@ -136,14 +102,6 @@ static int mask_reader(void *p)
 	return 0;
 }
 
-static u32 xorshift(u32 *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 17;
-	*s ^= *s << 5;
-	return *s;
-}
-
 struct cycle_result {
 	u64 downs, ups, fw_wrong, walks, bad;
 	u64 cut_short; /* cycles done when the deadline came, or 0 */
@@ -175,7 +133,7 @@ static struct cycle_result readers_under_hotplug(struct kunit *test,
 		}
 	}
 	for (unsigned long c = 0; c < cycles; c++) {
-		unsigned int cpu = xorshift(&seed) % nr_cpu_ids;
+		unsigned int cpu = xorshift32(&seed) % nr_cpu_ids;
 		u64 mpidr = cpu_logical_map(cpu);
 
 		if (deadline && ktime_get_ns() > deadline) {
@@ -197,7 +155,7 @@ static struct cycle_result readers_under_hotplug(struct kunit *test,
 				psci_affinity_info(mpidr) != PSCI_AFFINITY_ON;
 		}
 	}
-	all_up();
+	cpu_up_all();
 	for (i = 0; i < n; i++)
 		r[i].stop = true;
 	for (i = 0; i < n; i++) {
@@ -312,7 +270,7 @@ static void hotplug_every_design_protects_readers(struct kunit *test)
 	}
 	cpu_hotplug_set_sync(was);
 	set_cpus_allowed(current, cpu_possible_mask);
-	all_up();
+	cpu_up_all();
 }
 
 /* Is the last online CPU refused, leaving the mask as it was? */
@@ -335,7 +293,7 @@ static void hotplug_last_cpu_refused(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cpu_down(last), -EBUSY);
 	KUNIT_EXPECT_TRUE(test, cpu_online(last));
 	KUNIT_EXPECT_EQ(test, num_online_cpus(), 1);
-	all_up();
+	cpu_up_all();
 	set_cpus_allowed(current, cpu_possible_mask);
 	KUNIT_EXPECT_EQ(test, num_online_cpus(), nr_cpu_ids);
 }
@@ -354,12 +312,6 @@ static void hotplug_double_down_and_up(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cpu_up(cpu), -EALREADY);
 	KUNIT_EXPECT_TRUE(test, cpu_online(cpu));
 	KUNIT_EXPECT_EQ(test, cpu_down(nr_cpu_ids + 3), -EINVAL);
-}
-
-static int wait_on(void *p)
-{
-	wait_for_completion(p);
-	return 0;
 }
 
 /* Is a CPU with a thread bound to it refused, until the thread is gone? */
@@ -745,7 +697,7 @@ static void hotplug_unconfirmed_off_moves_callbacks_timers(struct kunit *test)
 	wait_for_completion(&sp.cb.reader_done);
 	psci_inject_affinity_on = 0;
 	KUNIT_EXPECT_EQ(test, cpu_up(cpu), 0);
-	all_up();
+	cpu_up_all();
 }
 
 /*
@@ -784,7 +736,7 @@ static void hotplug_failed_step_after_bringup(struct kunit *test)
 	}
 	hotplug_inject_step_failure(NULL);
 	KUNIT_EXPECT_EQ(test, cpu_up(cpu), 0);
-	all_up();
+	cpu_up_all();
 }
 
 /*
@@ -1116,7 +1068,7 @@ static void hotplug_trusted_os_cpu_refused(struct kunit *test)
 		kunit_skip(test, "needs 2 CPUs and PSCI");
 		return;
 	}
-	all_up();
+	cpu_up_all();
 	psci_inject_tos_mpidr = cpu_logical_map(0);
 	for (int type = 0; type <= 1; type++) {
 		u64 head = READ_ONCE(log_head);
@@ -1140,7 +1092,7 @@ static void hotplug_trusted_os_cpu_refused(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cpu_down(0), 0);
 	KUNIT_EXPECT_EQ(test, cpu_up(0), 0);
 	psci_inject_tos_type = -1;
-	all_up();
+	cpu_up_all();
 }
 
 /*
