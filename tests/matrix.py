@@ -86,6 +86,11 @@ class Boot:
 
 TRUNCATED_DTB_BYTES = 200
 
+# The hotplug KTAP suites (kernel/tests/hotplug*_test.c): up/down
+# behaviour, firmware and fault-injection failures, readers of the mask.
+# A boot that tests hotplug runs all three.
+HOTPLUG = "hotplug,hotplug_fault,hotplug_readers"
+
 # Debug checks every boot runs with: this_cpu_*()/smp_processor_id() where
 # the thread may move to another CPU (kernel/debug/smp_processor_id.c). A boot
 # whose command line comes from a DTB file (shim_dtb a path) cannot get them.
@@ -350,7 +355,7 @@ BOOTS = [
     # Offline CPUs park in the kernel pen (no PSCI CPU_OFF): many cycles.
     Boot("raspi3b-hotplug-pen",
          ["--machine", "raspi3b"],
-         append="test=hotplug hotplug.cycles=1000 poweroff",
+         append=f"test={HOTPLUG} hotplug.cycles=1000 poweroff",
          timeout=240,
          expect=(r"hotplug_readers_never_see_poison: \d{3,} downs",)),
     # RAM starts at 0 here: a NULL read must still fault (the identity map
@@ -542,7 +547,7 @@ BOOTS = [
     # the hotplug downs that wait for them must still end.
     Boot("virt-rcu-exp-fault",
          ["--smp", "4", "--mem", "256M"],
-         append="test=smp,rcu,hotplug fail.rcu_exp=migrate,miss_ipi,no_csd "
+         append=f"test=smp,rcu,{HOTPLUG} fail.rcu_exp=migrate,miss_ipi,no_csd "
                 "hotplug.cycles=300 poweroff",
          timeout=240,
          expect=(r"fail.rcu_exp=migrate,miss_ipi,no_csd: every expedited",)),
@@ -551,7 +556,7 @@ BOOTS = [
     # ~90 s on a 2-core host running make test.
     Boot("hotplug-stress-smp4",
          ["--smp", "4", "--mem", "256M"],
-         append="test=hotplug hotplug.cycles=4000 hotplug.secs=150 poweroff",
+         append=f"test={HOTPLUG} hotplug.cycles=4000 hotplug.secs=150 poweroff",
          timeout=240,
          expect=(r"hotplug_readers_never_see_poison: (1\d{3}|[2-9]\d{3}) downs",)),
     # The same readers on 8 vCPUs (GICv3), where more CPUs read while one
@@ -559,19 +564,19 @@ BOOTS = [
     # (~250 downs) keep the boot near 50 s.
     Boot("hotplug-stress-smp8",
          ["--smp", "8", "--gic", "3", "--mem", "256M"],
-         append="test=hotplug hotplug.cycles=500 hotplug.secs=150 poweroff",
+         append=f"test={HOTPLUG} hotplug.cycles=500 hotplug.secs=150 poweroff",
          timeout=240,
          expect=(r"hotplug_readers_never_see_poison: [1-9]\d{2,} downs",)),
     # The same with a normal (tick-driven) grace period in cpu_down().
     Boot("hotplug-normal-gp-smp4",
          ["--smp", "4", "--mem", "256M", "--el2"],
-         append="test=hotplug hotplug.gp=normal hotplug.cycles=100 poweroff",
+         append=f"test={HOTPLUG} hotplug.gp=normal hotplug.cycles=100 poweroff",
          timeout=120),
 
     # Offline CPUs parked in the kernel pen, as on spin-table boards.
     Boot("hotplug-pen-smp4",
          ["--smp", "4", "--mem", "256M"],
-         append="hotplug.pen test=hotplug hotplug.cycles=300 poweroff",
+         append=f"hotplug.pen test={HOTPLUG} hotplug.cycles=300 poweroff",
          timeout=120,
          expect=(r"hotplug_readers_never_see_poison: \d{3} downs",)),
 
@@ -787,7 +792,7 @@ BOOTS = [
     Boot("psci-v01-via-shim",
          ["--smp", "4", "--mem", "256M"],
          shim_dtb="psci-0.1",
-         append="test=hotplug poweroff",
+         append=f"test={HOTPLUG} poweroff",
          banner=("el", "memory", "cpus"),
          expect=(r"\bpsci: PSCI 0\.1: no AFFINITY_INFO to confirm a CPU off: CPU downs refused$",
                  r"\bCPU3: cannot take it down: the firmware cannot confirm a CPU off "
@@ -825,7 +830,7 @@ SCALE_SHELL = (
 SCALE_BOOTS = [
     Boot("virt-smp64-gicv3",
          ["--smp", "64", "--gic", "3", "--mem", "512M"],
-         append="test=smp,hotplug hotplug.cycles=100 poweroff",
+         append=f"test=smp,{HOTPLUG} hotplug.cycles=100 poweroff",
          timeout=1500,
          expect=(r"\bBrought up 64 of 64 CPUs$",)),
     Boot("virt-smp256-gicv3",

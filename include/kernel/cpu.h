@@ -111,6 +111,12 @@ void set_cpu_active(unsigned int cpu, bool active);
 /* CPU hotplug (kernel/hotplug/core.c): 0, or <0 with the reason printed. */
 int cpu_up(unsigned int cpu);
 int cpu_down(unsigned int cpu);
+/*
+ * Bring every present CPU that is offline up, in CPU order (a test's or a
+ * workload's clean-up; pins of the governor are not consulted): 0 when
+ * each up worked, else the first error, the other CPUs tried still.
+ */
+int cpu_up_all(void);
 /* Exclude both while held (a mutex: may sleep; not from a hotplug step). */
 void cpu_maps_update_begin(void);
 void cpu_maps_update_done(void);

@@ -131,6 +131,22 @@ void smp_init(void)
 	pr_info("Brought up %u of %u CPUs\n", num_online_cpus(), nr_cpu_ids);
 }
 
+int cpu_up_all(void)
+{
+	unsigned int cpu;
+	int err = 0;
+
+	for_each_present_cpu (cpu) {
+		if (!cpu_online(cpu)) {
+			int ret = cpu_up(cpu);
+
+			if (ret && ret != -EALREADY && !err)
+				err = ret;
+		}
+	}
+	return err;
+}
+
 void online_cpus_walk(bool (*fn)(unsigned int cpu, void *arg), void *arg)
 {
 	int cpu = -1;

@@ -58,17 +58,6 @@ void power_since_boot(struct power_result *r)
 	power_meter_read(&boot_meter, r);
 }
 
-/* Every present CPU up (not a pin: the governor's own start state). */
-static void all_up(void)
-{
-	unsigned int cpu;
-
-	for_each_cpu (cpu, cpu_present_mask) {
-		if (!cpu_online(cpu))
-			cpu_up(cpu);
-	}
-}
-
 struct power_row {
 	enum gov_policy policy;
 	struct power_result pr;
@@ -84,7 +73,7 @@ static void power_one(struct power_row *row, const struct gov_tunables *t,
 	u64 from, t0;
 
 	governor_set(GOV_NONE, t);
-	all_up();
+	cpu_up_all();
 	pr_info("policy %s: running the phased workload\n", name);
 	from = gov_trace_next_seq();
 	wl_reset();
@@ -145,7 +134,7 @@ static void power_compare(char *which, unsigned int scale)
 			 "mask,event,cpu\n");
 	for (int i = 0; i < n; i++)
 		power_one(&rows[i], &t, scale);
-	all_up();
+	cpu_up_all();
 	pr_info("%-12s %10s %12s %11s %8s %8s %8s %11s\n", "POLICY",
 		"ENERGY-mJ", "WORK-UNITS", "WORK-CPU-ms", "P50-us", "P99-us",
 		"HOTPLUG", "MEAN-ONLINE");
@@ -217,7 +206,7 @@ static void demo_run(unsigned int scale)
 	/* The shell starts as a plain boot would: every CPU online and no
 	 * governor taking them down behind the user's back. */
 	governor_set(GOV_NONE, &t);
-	all_up();
+	cpu_up_all();
 	if (num_online_cpus() == cpumask_weight(cpu_present_mask))
 		printk(KERN_INFO "demo: done; all %u CPUs online (governor "
 				 "stopped, policy none); try 'cpus', 'policy "

@@ -357,9 +357,7 @@ void rcu_torture_run(unsigned long seconds)
 		wait_for_completion(&readers[i].done);
 	rcu_mutant_early_gp = false;
 	rcu_barrier();
-	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
-		if (cpumask_test_cpu(cpu, cpu_present_mask) && !cpu_online(cpu))
-			cpu_up(cpu);
+	cpu_up_all();
 	rcu_get_stats(&after);
 	ok = print_stats(after.gp_completed - before.gp_completed);
 	pr_info("--- End of test: %s\n", ok ? "SUCCESS" : "FAILURE");

@@ -55,10 +55,7 @@ static void gov_cleanup(void)
 	governor_pinned_off(&pinned);
 	for_each_cpu (cpu, &pinned)
 		governor_manual_on(cpu);
-	for_each_cpu (cpu, cpu_present_mask) {
-		if (!cpu_online(cpu))
-			cpu_up(cpu);
-	}
+	cpu_up_all();
 }
 
 /* Down to CPU 0 alone, by hand (not pinned). */
@@ -263,12 +260,6 @@ static void governor_changes_respect_hysteresis(struct kunit *test)
 	KUNIT_EXPECT_GE(test, check_hysteresis(test, n, t.hysteresis_ms),
 			2 * (ceiling4() - 1));
 	gov_cleanup();
-}
-
-static int wait_on(void *p)
-{
-	wait_for_completion(p);
-	return 0;
 }
 
 /*

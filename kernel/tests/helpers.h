@@ -2,8 +2,11 @@
 #ifndef KERNEL_TESTS_HELPERS_H
 #define KERNEL_TESTS_HELPERS_H
 
+#include <kernel/board.h>
 #include <kernel/cpu.h>
+#include <kernel/cpu_ops.h>
 #include <kernel/kunit.h>
+#include <kernel/psci.h>
 #include <kernel/rcupdate.h>
 #include <kernel/sched.h>
 #include <kernel/time.h>
@@ -18,6 +21,65 @@ static inline bool have_cpus(struct kunit *test, unsigned int n)
 	kunit_skip(test, "needs %u CPUs online", n);
 	return false;
 }
+
+/* Does the firmware take CPUs down at all (PSCI 0.1 cannot confirm)? */
+static inline bool downs_allowed(struct kunit *test)
+{
+	unsigned int cpu = nr_cpu_ids - 1;
+	const struct cpu_operations *ops = get_cpu_ops(cpu);
+
+	if (!ops || !ops->cpu_can_disable || ops->cpu_can_disable(cpu))
+		return true;
+	kunit_skip(test, "the firmware refuses CPU downs");
+	return false;
+}
+
+/* n CPUs online, and downs allowed. */
+static inline bool have_down_cpus(struct kunit *test, unsigned int n)
+{
+	return have_cpus(test, n) && downs_allowed(test);
+}
+
+/*
+ * Can a test ask PSCI about each CPU (AFFINITY_INFO) and inject PSCI
+ * faults: the CPUs start through PSCI and go off with CPU_OFF, not into
+ * the kernel's pen?
+ */
+static inline bool psci_checkable(void)
+{
+	return board.cpus[0].method == ENABLE_METHOD_PSCI && psci_available() &&
+	       !psci_offline_parks();
+}
+
+/* xorshift32: small, and reproducible from a seed (not 0). */
+static inline u32 xorshift32(u32 *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 17;
+	*s ^= *s << 5;
+	return *s;
+}
+
+/* A thread that waits on the completion p, e.g. bound to a CPU. */
+static inline int wait_on(void *p)
+{
+	wait_for_completion(p);
+	return 0;
+}
+
+#define WAIT_FOR_POLL_US 100
+
+/*
+ * Poll cond with IRQs on, every WAIT_FOR_POLL_US, for up to max_us
+ * (busy: the thread stays on its CPU); cond's final value.
+ */
+#define wait_for(cond, max_us)                                           \
+	({                                                               \
+		for (unsigned long __us = 0; !(cond) && __us < (max_us); \
+		     __us += WAIT_FOR_POLL_US)                           \
+			udelay(WAIT_FOR_POLL_US);                        \
+		(cond);                                                  \
+	})
 
 /*
  * Wait (up to 10 s) until no more than `n` threads exist, then for every

@@ -25,19 +25,9 @@
 #define TEST_SPI 42 /* SPI 10: unused on virt (UART 1, RTC 2, PCIe 3-6...) */
 #define WAIT_US 1000000 /* an interrupt arrives in µs; a loaded host is slow */
 #define QUIET_US 10000 /* how long nothing must happen */
-#define POLL_US 100
 #define LOG_TAIL 8192 /* the table of a few interrupts on many CPUs */
 
 BUILD_BUG_ON(TEST_SGI < NR_IPI);
-
-/* Poll cond with IRQs on for up to max_us; its final value. */
-#define wait_for(cond, max_us)                                           \
-	({                                                               \
-		for (unsigned long __us = 0; !(cond) && __us < (max_us); \
-		     __us += POLL_US)                                    \
-			udelay(POLL_US);                                 \
-		(cond);                                                  \
-	})
 
 struct irq_probe {
 	unsigned int hits;

@@ -14,22 +14,12 @@
 #include <string.h>
 
 #define USEC_PER_SEC 1000000UL
-#define POLL_US 100
 #define TICK_WAIT_JIFFIES 20 /* how long the rate test measures */
 #define TIMEOUT_US 2000000 /* give up on an event after 2 s */
 #define PERIODIC_N 5
 #define PERIODIC_PERIOD 2 /* jiffies */
 #define ORDER_N 5
 #define MAX_FIRINGS 16
-
-/* Poll cond with IRQs on for up to max_us; its final value. */
-#define wait_for(cond, max_us)                                           \
-	({                                                               \
-		for (unsigned long __us = 0; !(cond) && __us < (max_us); \
-		     __us += POLL_US)                                    \
-			udelay(POLL_US);                                 \
-		(cond);                                                  \
-	})
 
 static void wait_jiffies(u64 n)
 {

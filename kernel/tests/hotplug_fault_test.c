@@ -1,0 +1,514 @@
+/*
+ * Tests of CPU hotplug when the firmware or the kernel fails it (fault
+ * injected): CPU_ON errors, allocation failures, a CPU_OFF that lands
+ * late or is never confirmed, a step failing after bring-up, PSCI 0.1,
+ * a Trusted OS on the boot CPU. Each checks that the mask, the CPU's
+ * per-CPU area and the memory counters are as the failure promises.
+ */
+#include <asm/barrier.h>
+#include <kernel/board.h>
+#include <kernel/cpu.h>
+#include <kernel/current.h>
+#include <kernel/fault.h>
+#include <kernel/kunit.h>
+#include <kernel/mm.h>
+#include <kernel/percpu.h>
+#include <kernel/printk.h>
+#include <kernel/psci.h>
+#include <kernel/rcupdate.h>
+#include <kernel/sched.h>
+#include <kernel/smp.h>
+#include <kernel/task.h>
+#include <kernel/time.h>
+#include <kernel/timer.h>
+#include <kernel/wait.h>
+#include <lib/errno.h>
+#include <lib/printf.h>
+#include <string.h>
+#include "helpers.h"
+
+/*
+ * CPU_ON fails (fault injected) with each error PSCI defines for it: is
+ * the up rolled back, its per-CPU area freed, the mask unchanged and
+ * every memory counter as before?
+ */
+static void hotplug_failed_up_rolls_back(struct kunit *test)
+{
+	static const int errors[] = {
+		PSCI_RET_INVALID_PARAMS,   PSCI_RET_DENIED,
+		PSCI_RET_ALREADY_ON,	   PSCI_RET_ON_PENDING,
+		PSCI_RET_INTERNAL_FAILURE, PSCI_RET_INVALID_ADDRESS,
+	};
+	char val[16];
+	unsigned int cpu = nr_cpu_ids - 1;
+	struct mem_stats before, after;
+	struct cpumask mask;
+
+	if (!have_down_cpus(test, 2) || !psci_checkable()) {
+		kunit_skip(test, "needs 2 CPUs and PSCI");
+		return;
+	}
+	KUNIT_ASSERT_EQ(test, cpu_down(cpu), 0);
+	rcu_barrier(); /* what the down freed after a grace period */
+	cpumask_copy(&mask, cpu_online_mask);
+	mem_get_stats(&before);
+	for (unsigned int i = 0; i < ARRAY_SIZE(errors); i++) {
+		snprintf(val, sizeof(val), "%u:%d", cpu, errors[i]);
+		fault_inject("cpu_on", val);
+		KUNIT_EXPECT_NE(test, cpu_up(cpu), 0);
+		fault_clear("cpu_on");
+		rcu_barrier();
+		mem_get_stats(&after);
+		KUNIT_EXPECT_TRUE(test, cpumask_equal(&mask, cpu_online_mask));
+		KUNIT_EXPECT_NULL(test, percpu_area(cpu));
+		KUNIT_EXPECT_EQ(test, after.free_pages, before.free_pages);
+		KUNIT_EXPECT_EQ(test, after.kmalloc_objects,
+				before.kmalloc_objects);
+	}
+	KUNIT_EXPECT_EQ(test, cpu_up(cpu), 0);
+}
+
+/*
+ * Each allocation cpu_up() makes fails in turn: does every one give
+ * -ENOMEM with the mask, the CPU's area and the memory counters as
+ * before, until with none failing the CPU comes up?
+ */
+static void hotplug_up_survives_alloc_failures(struct kunit *test)
+{
+	unsigned int cpu = nr_cpu_ids - 1, n;
+	struct mem_stats before, after;
+	struct cpumask mask;
+	int err = -ENOMEM;
+
+	if (!have_down_cpus(test, 2))
+		return;
+	KUNIT_ASSERT_EQ(test, cpu_down(cpu), 0);
+	rcu_barrier();
+	cpumask_copy(&mask, cpu_online_mask);
+	mem_get_stats(&before);
+	for (n = 1; n < 100 && err; n++) {
+		current->fail_nth = n;
+		err = cpu_up(cpu);
+		current->fail_nth = 0;
+		if (!err)
+			break;
+		rcu_barrier();
+		mem_get_stats(&after);
+		KUNIT_EXPECT_EQ(test, err, -ENOMEM);
+		KUNIT_EXPECT_TRUE(test, cpumask_equal(&mask, cpu_online_mask));
+		KUNIT_EXPECT_NULL(test, percpu_area(cpu));
+		KUNIT_EXPECT_EQ(test, after.free_pages, before.free_pages);
+		KUNIT_EXPECT_EQ(test, after.kmalloc_objects,
+				before.kmalloc_objects);
+		if (test->failed) {
+			kunit_info(test, "allocation %u failing broke it", n);
+			break;
+		}
+	}
+	kunit_info(test, "%u allocation(s) failed in turn, then up", n - 1);
+	KUNIT_EXPECT_GT(test, n, 1); /* at least one failure was injected */
+	KUNIT_EXPECT_EQ(test, err, 0);
+	KUNIT_EXPECT_TRUE(test, cpu_online(cpu));
+	if (!cpu_online(cpu))
+		KUNIT_EXPECT_EQ(test, cpu_up(cpu), 0);
+}
+
+/*
+ * CPU_OFF lands late: AFFINITY_INFO says ON for a while (fault
+ * injected). Does the down wait for OFF and then complete normally?
+ */
+static void hotplug_slow_off_waits(struct kunit *test)
+{
+	unsigned int cpu = nr_cpu_ids - 1;
+
+	if (!have_down_cpus(test, 2) || !psci_checkable()) {
+		kunit_skip(test, "needs 2 CPUs and PSCI");
+		return;
+	}
+	fault_inject("cpu_off", "220"); /* the fast polls, then a few sleeps */
+	KUNIT_EXPECT_EQ(test, cpu_down(cpu), 0);
+	KUNIT_EXPECT_EQ(test, fault_times("cpu_off"), 0); /* all asked */
+	fault_clear("cpu_off");
+	KUNIT_EXPECT_EQ(test, cpuhp_phase(cpu), CPUHP_PHASE_OFF);
+	KUNIT_EXPECT_NULL(test, percpu_area(cpu));
+	KUNIT_EXPECT_EQ(test, cpu_up(cpu), 0);
+}
+
+/*
+ * CPU_OFF never confirmed: AFFINITY_INFO says ON for ever. Does the
+ * down fail with the CPU out of the mask but its memory kept, a restart
+ * be refused while the firmware still says ON, and succeed once it says
+ * OFF, with every memory counter as before?
+ */
+static void hotplug_unconfirmed_off_kept(struct kunit *test)
+{
+	unsigned int cpu = nr_cpu_ids - 1;
+	struct mem_stats before, after;
+
+	if (!have_down_cpus(test, 2) || !psci_checkable()) {
+		kunit_skip(test, "needs 2 CPUs and PSCI");
+		return;
+	}
+	rcu_barrier();
+	mem_get_stats(&before);
+	fault_inject("cpu_off", "forever");
+	KUNIT_EXPECT_EQ(test, cpu_down(cpu), -ETIMEDOUT);
+	KUNIT_EXPECT_FALSE(test, cpu_online(cpu));
+	KUNIT_EXPECT_EQ(test, cpuhp_phase(cpu), CPUHP_PHASE_UNCONFIRMED);
+	KUNIT_EXPECT_NOT_NULL(test, percpu_area(cpu)); /* not freed */
+	KUNIT_EXPECT_EQ(test, cpu_up(cpu), -EBUSY);
+	KUNIT_EXPECT_FALSE(test, cpu_online(cpu));
+	fault_clear("cpu_off");
+	KUNIT_EXPECT_EQ(test, cpu_up(cpu), 0);
+	KUNIT_EXPECT_TRUE(test, cpu_online(cpu));
+	KUNIT_EXPECT_EQ(test, cpuhp_phase(cpu), CPUHP_PHASE_ONLINE);
+	rcu_barrier();
+	mem_get_stats(&after);
+	KUNIT_EXPECT_EQ(test, after.free_pages, before.free_pages);
+	KUNIT_EXPECT_EQ(test, after.kmalloc_objects, before.kmalloc_objects);
+}
+
+struct barrier_probe {
+	struct rcu_head head;
+	volatile bool ran;
+	unsigned int target;
+	int down_err;
+	struct completion down_done;
+	/* A reader on another CPU holds the callback's grace period. */
+	u64 hold_ns;
+	volatile bool inside;
+	struct completion reader_done;
+};
+
+static void barrier_probe_fn(struct rcu_head *head)
+{
+	struct barrier_probe *p =
+		container_of(head, struct barrier_probe, head);
+
+	smp_store_release(&p->ran, true);
+}
+
+static void barrier_probe_queue(void *arg)
+{
+	struct barrier_probe *p = arg;
+
+	call_rcu(&p->head, barrier_probe_fn);
+}
+
+static int barrier_probe_reader(void *arg)
+{
+	struct barrier_probe *p = arg;
+	u64 end;
+
+	rcu_read_lock();
+	p->inside = true;
+	end = ktime_get_ns() + p->hold_ns;
+	while (ktime_get_ns() < end)
+		cpu_relax();
+	rcu_read_unlock();
+	complete(&p->reader_done);
+	return 0;
+}
+
+static int barrier_probe_down(void *arg)
+{
+	struct barrier_probe *p = arg;
+
+	p->down_err = cpu_down(p->target);
+	complete(&p->down_done);
+	return 0;
+}
+
+/*
+ * A callback queued on a CPU that is going down: its online bit is clear
+ * but its callbacks are not migrated yet (AFFINITY_INFO held at ON for a
+ * while, fault injected). Does an rcu_barrier() started in that window
+ * wait for the callback?
+ */
+static void hotplug_rcu_barrier_waits_for_going_down_cpu(struct kunit *test)
+{
+	static struct barrier_probe p;
+	unsigned int cpu = nr_cpu_ids - 1, other;
+	struct task_struct *t;
+	struct cpumask mask;
+
+	if (!have_down_cpus(test, 2) || !psci_checkable()) {
+		kunit_skip(test, "needs 2 CPUs and PSCI");
+		return;
+	}
+	other = cpumask_first(cpu_online_mask);
+	if (other == cpu)
+		other = cpumask_next(cpu, cpu_online_mask);
+	/* Off the reader's CPU while it spins, so as to queue meanwhile. */
+	cpumask_copy(&mask, cpu_possible_mask);
+	cpumask_clear_cpu(other, &mask);
+	set_cpus_allowed(current, &mask);
+	rcu_barrier();
+	p = (struct barrier_probe){.target = cpu, .hold_ns = 200000000ULL};
+	init_completion(&p.down_done);
+	init_completion(&p.reader_done);
+	/*
+	 * The reader keeps the callback's grace period from ending until the
+	 * down has parked the CPU's rcuc thread (the down's own grace period
+	 * waits for it too), so the callback cannot run before the CPU dies:
+	 * it must be migrated, and the barrier must wait for that.
+	 */
+	t = kthread_create(barrier_probe_reader, &p, "bp_reader");
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	kthread_bind(t, other);
+	wake_up_process(t);
+	while (!p.inside)
+		cpu_relax();
+	KUNIT_ASSERT_EQ(
+		test,
+		smp_call_function_single(cpu, barrier_probe_queue, &p, true),
+		0);
+	KUNIT_EXPECT_FALSE(test, completion_done(&p.reader_done));
+	set_cpus_allowed(current, cpu_possible_mask);
+	/* The 200 fast polls, then about 30 sleeps of 10 ms: a hold well
+	 * past the barrier's two grace periods, well short of the 1 s
+	 * after which the down gives up. */
+	fault_inject("cpu_off", "230");
+	t = kthread_run(barrier_probe_down, &p, "bp_down");
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	while (cpu_online(cpu))
+		msleep(1);
+	rcu_barrier();
+	KUNIT_EXPECT_TRUE(test, smp_load_acquire(&p.ran));
+	wait_for_completion(&p.down_done);
+	wait_for_completion(&p.reader_done);
+	fault_clear("cpu_off");
+	KUNIT_EXPECT_EQ(test, p.down_err, 0);
+	rcu_barrier(); /* the probe's callback is done with p */
+	KUNIT_EXPECT_TRUE(test, p.ran);
+	KUNIT_EXPECT_EQ(test, cpu_up(cpu), 0);
+}
+
+struct stranded_probe {
+	struct barrier_probe cb; /* a call_rcu() callback held on the CPU */
+	struct timer_list timer;
+	volatile bool timer_fired;
+	volatile bool sync_started, sync_done; /* synchronize_rcu() */
+	volatile bool sleep_started, sleep_done; /* msleep() */
+	unsigned int cpu;
+};
+
+static struct stranded_probe sp;
+
+/* Starts on sp.cpu, free to move after: what it queues stays there. */
+static void run_on_target(void)
+{
+	struct cpumask one;
+
+	cpumask_clear(&one);
+	cpumask_set_cpu(sp.cpu, &one);
+	set_cpus_allowed(current, &one);
+	set_cpus_allowed(current, cpu_possible_mask);
+}
+
+static int stranded_sync(void *arg)
+{
+	run_on_target();
+	sp.sync_started = true;
+	synchronize_rcu();
+	sp.sync_done = true;
+	return 0;
+}
+
+static int stranded_sleep(void *arg)
+{
+	run_on_target();
+	sp.sleep_started = true;
+	msleep(2000); /* its timer stays on sp.cpu while it waits */
+	sp.sleep_done = true;
+	return 0;
+}
+
+static void stranded_timer_fn(struct timer_list *t)
+{
+	sp.timer_fired = true;
+}
+
+/*
+ * AFFINITY_INFO never confirms the CPU off while a call_rcu() callback, a
+ * sleeping synchronize_rcu() caller, an msleep() and a timer sit on it.
+ * The down stops at "not confirmed off": does rcu_barrier() still wait
+ * for the callback, and do the sleepers return and the timer fire (the
+ * CPU left the kernel, so its lists move), with its memory kept?
+ */
+static void hotplug_unconfirmed_off_moves_callbacks_timers(struct kunit *test)
+{
+	unsigned int cpu = nr_cpu_ids - 1, other;
+	struct task_struct *t;
+	u64 end;
+
+	if (!have_down_cpus(test, 2) || !psci_checkable()) {
+		kunit_skip(test, "needs 2 CPUs and PSCI");
+		return;
+	}
+	other = cpumask_first(cpu_online_mask);
+	rcu_barrier();
+	memset(&sp, 0, sizeof(sp));
+	sp.cpu = cpu;
+	sp.cb.hold_ns = 200000000ULL;
+	init_completion(&sp.cb.reader_done);
+	/* Holds the grace periods until the down parked the CPU's rcuc. */
+	t = kthread_create(barrier_probe_reader, &sp.cb, "sp_reader");
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	kthread_bind(t, other);
+	wake_up_process(t);
+	while (!sp.cb.inside)
+		cpu_relax();
+	KUNIT_ASSERT_EQ(test,
+			smp_call_function_single(cpu, barrier_probe_queue,
+						 &sp.cb, true),
+			0);
+	KUNIT_ASSERT_NOT_NULL(test,
+			      kthread_run(stranded_sync, NULL, "sp_sync"));
+	KUNIT_ASSERT_NOT_NULL(test,
+			      kthread_run(stranded_sleep, NULL, "sp_sleep"));
+	while (!sp.sync_started || !sp.sleep_started)
+		msleep(1);
+	timer_setup(&sp.timer, stranded_timer_fn);
+	add_timer_on(&sp.timer, jiffies + msecs_to_jiffies(2000), cpu);
+	fault_inject("cpu_off", "forever");
+	KUNIT_EXPECT_EQ(test, cpu_down(cpu), -ETIMEDOUT);
+	KUNIT_EXPECT_EQ(test, cpuhp_phase(cpu), CPUHP_PHASE_UNCONFIRMED);
+	KUNIT_EXPECT_NOT_NULL(test, percpu_area(cpu)); /* kept */
+	rcu_barrier();
+	KUNIT_EXPECT_TRUE(test, smp_load_acquire(&sp.cb.ran));
+	/* Events, not a fixed sleep: up to 20 s of kernel time. */
+	end = ktime_get_ns() + 20000000000ULL;
+	while ((!sp.sync_done || !sp.sleep_done || !sp.timer_fired) &&
+	       ktime_get_ns() < end)
+		msleep(10);
+	KUNIT_EXPECT_TRUE(test, sp.sync_done);
+	KUNIT_EXPECT_TRUE(test, sp.sleep_done);
+	KUNIT_EXPECT_TRUE(test, sp.timer_fired);
+	wait_for_completion(&sp.cb.reader_done);
+	fault_clear("cpu_off");
+	KUNIT_EXPECT_EQ(test, cpu_up(cpu), 0);
+	cpu_up_all();
+}
+
+/*
+ * A step after bring-up fails coming up (fault injected): the CPU already
+ * runs on its stack and per-CPU area. Is it taken down for real, its
+ * memory freed only once the firmware says it is off, with a clear
+ * message, and does the next up work?
+ */
+static void hotplug_failed_step_after_bringup(struct kunit *test)
+{
+	static const char *const steps[] = {"sched:active", "kthreads:park",
+					    "cpu:online"};
+	unsigned int cpu = nr_cpu_ids - 1;
+	struct mem_stats before, after;
+
+	if (!have_down_cpus(test, 2) || !psci_checkable()) {
+		kunit_skip(test, "needs 2 CPUs and PSCI");
+		return;
+	}
+	KUNIT_ASSERT_EQ(test, cpu_down(cpu), 0);
+	rcu_barrier();
+	mem_get_stats(&before);
+	for (unsigned int i = 0; i < ARRAY_SIZE(steps); i++) {
+		fault_inject("up_step", steps[i]);
+		KUNIT_EXPECT_EQ(test, cpu_up(cpu), -EIO);
+		KUNIT_EXPECT_FALSE(test, cpu_online(cpu));
+		KUNIT_EXPECT_EQ(test, cpuhp_phase(cpu), CPUHP_PHASE_OFF);
+		KUNIT_EXPECT_NULL(test, percpu_area(cpu));
+		/* Freed, so it must be off: the firmware agrees. */
+		KUNIT_EXPECT_EQ(test, psci_affinity_info(cpu_logical_map(cpu)),
+				PSCI_AFFINITY_OFF);
+		rcu_barrier();
+		mem_get_stats(&after);
+		KUNIT_EXPECT_EQ(test, after.kmalloc_objects,
+				before.kmalloc_objects);
+	}
+	fault_clear("up_step");
+	KUNIT_EXPECT_EQ(test, cpu_up(cpu), 0);
+	cpu_up_all();
+}
+
+/*
+ * PSCI 0.1 has no AFFINITY_INFO: nothing can confirm a CPU off. Is a down
+ * refused with the reason, the CPU online with its memory?
+ */
+static void hotplug_psci01_refuses_downs(struct kunit *test)
+{
+	unsigned int cpu = nr_cpu_ids - 1;
+
+	if (!have_cpus(test, 2) || board.cpus[0].method != ENABLE_METHOD_PSCI ||
+	    board.psci.version != 1 || psci_offline_parks()) {
+		kunit_skip(test,
+			   "needs 2 CPUs and PSCI 0.1 (without hotplug.pen)");
+		return;
+	}
+	KUNIT_EXPECT_EQ(test, cpu_down(cpu), -EBUSY);
+	KUNIT_EXPECT_TRUE(test, cpu_online(cpu));
+	KUNIT_EXPECT_EQ(test, cpuhp_phase(cpu), CPUHP_PHASE_ONLINE);
+	KUNIT_EXPECT_NOT_NULL(test, percpu_area(cpu));
+}
+
+/*
+ * The firmware reports a uniprocessor Trusted OS resident on the boot CPU
+ * (MIGRATE_INFO_TYPE 0 or 1, fault injected; QEMU has none). Is that CPU
+ * refused with -EBUSY and the reason in the log, the mask unchanged, while
+ * another CPU still goes down and up? With type 2 (no Trusted OS needs a
+ * CPU) may the boot CPU go again?
+ */
+static void hotplug_trusted_os_cpu_refused(struct kunit *test)
+{
+	static const char why[] = "CPU0: cannot take it down: the firmware "
+				  "does not allow it (PSCI MIGRATE_INFO_TYPE)";
+	static char log[512];
+	unsigned int other = nr_cpu_ids - 1;
+	struct cpumask mask;
+
+	if (!have_down_cpus(test, 2) ||
+	    board.cpus[0].method != ENABLE_METHOD_PSCI || !psci_available()) {
+		kunit_skip(test, "needs 2 CPUs and PSCI");
+		return;
+	}
+	cpu_up_all();
+	for (int type = 0; type <= 1; type++) {
+		u64 head = READ_ONCE(log_head);
+		size_t n;
+
+		fault_inject("tos", type ? "1:0" : "0:0");
+		cpumask_copy(&mask, cpu_online_mask);
+		KUNIT_EXPECT_EQ(test, cpu_down(0), -EBUSY);
+		/* Only what was printed since: not an earlier refusal. */
+		n = log_read(log, min(sizeof(log) - 1,
+				      (size_t)(READ_ONCE(log_head) - head)));
+		log[n] = '\0';
+		KUNIT_EXPECT_NOT_NULL(test, strstr(log, why));
+		KUNIT_EXPECT_TRUE(test, cpu_online(0));
+		KUNIT_EXPECT_TRUE(test, cpumask_equal(&mask, cpu_online_mask));
+		KUNIT_EXPECT_EQ(test, cpu_down(other), 0);
+		KUNIT_EXPECT_FALSE(test, cpu_online(other));
+		KUNIT_EXPECT_EQ(test, cpu_up(other), 0);
+	}
+	fault_inject("tos", "2:0"); /* the CPU no longer matters */
+	KUNIT_EXPECT_EQ(test, cpu_down(0), 0);
+	KUNIT_EXPECT_EQ(test, cpu_up(0), 0);
+	fault_clear("tos");
+	cpu_up_all();
+}
+
+static const struct kunit_case hotplug_fault_cases[] = {
+	KUNIT_CASE(hotplug_failed_up_rolls_back),
+	KUNIT_CASE(hotplug_up_survives_alloc_failures),
+	KUNIT_CASE(hotplug_slow_off_waits),
+	KUNIT_CASE(hotplug_unconfirmed_off_kept),
+	KUNIT_CASE(hotplug_rcu_barrier_waits_for_going_down_cpu),
+	KUNIT_CASE(hotplug_unconfirmed_off_moves_callbacks_timers),
+	KUNIT_CASE(hotplug_failed_step_after_bringup),
+	KUNIT_CASE(hotplug_psci01_refuses_downs),
+	KUNIT_CASE(hotplug_trusted_os_cpu_refused),
+	{},
+};
+
+static const struct kunit_suite hotplug_fault_suite = {"hotplug_fault",
+						       hotplug_fault_cases};
+kunit_test_suite(hotplug_fault_suite);

@@ -1,0 +1,276 @@
+/*
+ * Tests of the per-bit RCU online mask under hotplug: readers never see a
+ * gone CPU's data while CPUs go down and up at random, and the firmware
+ * agrees with the mask; each of the four reader designs of 2013
+ * (hotplug_sync=) keeps its readers off freed per-CPU data.
+ */
+#include <kernel/cpu.h>
+#include <kernel/hotplug_sync.h>
+#include <kernel/kunit.h>
+#include <kernel/params.h>
+#include <kernel/percpu.h>
+#include <kernel/psci.h>
+#include <kernel/rcupdate.h>
+#include <kernel/sched.h>
+#include <kernel/smp.h>
+#include <kernel/time.h>
+#include <kernel/wait.h>
+#include "helpers.h"
+
+#define HP_MAGIC 0x600dc0ffee15600dULL
+
+/* Every CPU's area starts as a copy of the template: HP_MAGIC. */
+static DEFINE_PER_CPU(u64, hp_magic) = HP_MAGIC;
+
+static unsigned long hotplug_cycles = 200, hotplug_secs;
+param_ulong("hotplug.cycles", hotplug_cycles, 1, 1000000,
+	    "N: down/up cycles of the hotplug reader test (default 200)");
+param_ulong("hotplug.secs", hotplug_secs, 1, 86400,
+	    "S: the hotplug reader test stops its cycles after S seconds "
+	    "(default: no limit)");
+
+struct reader_stats {
+	volatile bool stop;
+	bool long_walk;
+	bool design_lock; /* cpus_read_lock() instead of rcu_read_lock() */
+	u64 walks;
+	u64 cpus_seen;
+	u64 bad;
+	struct completion done;
+};
+
+static bool check_one(unsigned int cpu, void *p)
+{
+	struct reader_stats *r = p;
+
+	if (READ_ONCE(*per_cpu_ptr(&hp_magic, cpu)) != HP_MAGIC)
+		r->bad++;
+	r->cpus_seen++;
+	return true;
+}
+
+/*
+ * Walk the online mask and read every seen CPU's per-CPU data: lock-free,
+ * odd readers in one read-side section, even ones with the long walk (a
+ * section per CPU); or under the design hotplug_sync= chose.
+ */
+static int mask_reader(void *p)
+{
+	struct reader_stats *r = p;
+	unsigned int cpu;
+
+	while (!r->stop) {
+		if (r->design_lock) {
+			/*
+			 * Keep each seen CPU's data pointer, linger now and
+			 * then, and read through the pointers again: the data
+			 * must stay until the section ends.
+			 */
+			int cookie = cpus_read_lock();
+			u64 *seen[NR_CPUS];
+			int n = 0;
+
+			for_each_online_cpu (cpu) {
+				check_one(cpu, r);
+				seen[n++] = per_cpu_ptr(&hp_magic, cpu);
+			}
+			udelay(ktime_get_ns() % 2000); /* often past a down */
+			while (n--)
+				r->bad += READ_ONCE(*seen[n]) != HP_MAGIC;
+			cpus_read_unlock(cookie);
+		} else if (r->long_walk) {
+			online_cpus_walk(check_one, r);
+		} else {
+			rcu_read_lock();
+			for_each_online_cpu (cpu)
+				check_one(cpu, r);
+			rcu_read_unlock();
+		}
+		r->walks++;
+		if (!(r->walks % 64))
+			yield();
+	}
+	complete(&r->done);
+	return 0;
+}
+
+struct cycle_result {
+	u64 downs, ups, fw_wrong, walks, bad;
+	u64 cut_short; /* cycles done when the deadline came, or 0 */
+};
+
+/*
+ * Readers on every CPU walk the mask while CPUs go down and up at random,
+ * `cycles` times or until `deadline` (ns, 0: none); all CPUs are back up
+ * at the end.
+ */
+static struct cycle_result readers_under_hotplug(struct kunit *test,
+						 unsigned long cycles,
+						 u64 deadline, bool design_lock)
+{
+	static struct reader_stats r[NR_CPUS];
+	unsigned int n = num_online_cpus(), i;
+	u32 seed = (u32)ktime_get_ns() | 1;
+	struct cycle_result res = {0};
+
+	for (i = 0; i < n; i++) {
+		r[i] = (struct reader_stats){.long_walk = !(i & 1),
+					     .design_lock = design_lock};
+		init_completion(&r[i].done);
+		if (!KUNIT_EXPECT_NOT_NULL(test, kthread_run(mask_reader, &r[i],
+							     "reader/%u", i))) {
+			n = i; /* stop the ones started; no cycles */
+			cycles = 0;
+			break;
+		}
+	}
+	for (unsigned long c = 0; c < cycles; c++) {
+		unsigned int cpu = xorshift32(&seed) % nr_cpu_ids;
+		u64 mpidr = cpu_logical_map(cpu);
+
+		if (deadline && ktime_get_ns() > deadline) {
+			res.cut_short = c;
+			break;
+		}
+		if (cpu_online(cpu) && num_online_cpus() > 1) {
+			if (cpu_down(cpu))
+				continue;
+			res.downs++;
+			res.fw_wrong +=
+				psci_checkable() &&
+				psci_affinity_info(mpidr) != PSCI_AFFINITY_OFF;
+		} else if (!cpu_online(cpu)) {
+			KUNIT_EXPECT_EQ(test, cpu_up(cpu), 0);
+			res.ups++;
+			res.fw_wrong +=
+				psci_checkable() &&
+				psci_affinity_info(mpidr) != PSCI_AFFINITY_ON;
+		}
+	}
+	cpu_up_all();
+	for (i = 0; i < n; i++)
+		r[i].stop = true;
+	for (i = 0; i < n; i++) {
+		wait_for_completion(&r[i].done);
+		res.walks += r[i].walks;
+		res.bad += r[i].bad;
+	}
+	return res;
+}
+
+/*
+ * Does no reader ever see a freed (poisoned) area, and does the firmware
+ * say OFF after each down and ON after each up?
+ */
+static void hotplug_readers_never_see_poison(struct kunit *test)
+{
+	struct cycle_result res;
+
+	if (!have_down_cpus(test, 2))
+		return;
+	/*
+	 * A busy host slows the cycles, not the outcome: the boot gives
+	 * them a deadline of the kernel's own, and its log says how many
+	 * downs it wants by then, instead of the harness timing out.
+	 */
+	res = readers_under_hotplug(
+		test, hotplug_cycles,
+		hotplug_secs ? ktime_get_ns() + hotplug_secs * 1000000000ULL
+			     : 0,
+		false);
+	if (res.cut_short)
+		kunit_info(test,
+			   "hotplug.secs=%lu reached after %llu of %lu "
+			   "cycles",
+			   hotplug_secs, (unsigned long long)res.cut_short,
+			   hotplug_cycles);
+	kunit_info(test, "%llu downs, %llu ups, %llu reader walks",
+		   (unsigned long long)res.downs, (unsigned long long)res.ups,
+		   (unsigned long long)res.walks);
+	KUNIT_EXPECT_EQ(test, res.bad, 0);
+	KUNIT_EXPECT_EQ(test, res.fw_wrong, 0);
+	KUNIT_EXPECT_GT(test, res.downs, 0);
+	KUNIT_EXPECT_GT(test, res.walks, 0);
+	KUNIT_EXPECT_EQ(test, num_online_cpus(), nr_cpu_ids);
+}
+
+/*
+ * The benchmark's four reader designs (hotplug_sync=): does each keep its
+ * readers off freed per-CPU data? The writer runs alone on CPU0 and
+ * cycles the last CPU; readers on the CPUs between linger in their
+ * sections, so only the design stands between them and the free.
+ * stop_machine's writer waits no grace period: there the stop must.
+ */
+#define DESIGN_CYCLES 12
+
+static void hotplug_every_design_protects_readers(struct kunit *test)
+{
+	static struct reader_stats r[NR_CPUS];
+	enum hotplug_sync was = hotplug_sync_current();
+	unsigned int last = nr_cpu_ids - 1;
+	unsigned int nr_readers = min(last, 4U); /* readers on 1..3 at most */
+	struct cpumask cpu0;
+
+	if (!have_down_cpus(test, 3))
+		return;
+	cpumask_clear(&cpu0);
+	cpumask_set_cpu(0, &cpu0);
+	set_cpus_allowed(current, &cpu0);
+	for (int d = 0; d < HOTPLUG_SYNC_NR; d++) {
+		u64 bad = 0, walks = 0;
+		int downs = 0;
+
+		KUNIT_ASSERT_EQ(test, cpu_hotplug_set_sync(d), 0);
+		for (unsigned int i = 1; i < nr_readers; i++) {
+			struct task_struct *t;
+
+			r[i] = (struct reader_stats){.design_lock = true};
+			init_completion(&r[i].done);
+			t = kthread_create(mask_reader, &r[i], "reader/%u", i);
+			KUNIT_ASSERT_NOT_NULL(test, t);
+			kthread_bind(t, i);
+			wake_up_process(t);
+		}
+		for (int c = 0; c < DESIGN_CYCLES; c++) {
+			if (cpu_down(last))
+				continue;
+			downs++;
+			/* Every reader section open at the down ends before
+			 * the up can hand the freed memory out again. */
+			for (unsigned int i = 1; i < nr_readers; i++) {
+				u64 seen = READ_ONCE(r[i].walks) + 1;
+				u64 end = ktime_get_ns() + 1000000000ULL;
+
+				while (READ_ONCE(r[i].walks) <= seen &&
+				       ktime_get_ns() < end)
+					cpu_relax();
+			}
+			KUNIT_EXPECT_EQ(test, cpu_up(last), 0);
+		}
+		for (unsigned int i = 1; i < nr_readers; i++)
+			r[i].stop = true;
+		for (unsigned int i = 1; i < nr_readers; i++) {
+			wait_for_completion(&r[i].done);
+			bad += r[i].bad;
+			walks += r[i].walks;
+		}
+		kunit_info(test, "%s: %d downs, %llu walks, %llu bad",
+			   hotplug_sync_name(d), downs,
+			   (unsigned long long)walks, (unsigned long long)bad);
+		KUNIT_EXPECT_EQ(test, bad, 0);
+		KUNIT_EXPECT_EQ(test, downs, DESIGN_CYCLES);
+	}
+	cpu_hotplug_set_sync(was);
+	set_cpus_allowed(current, cpu_possible_mask);
+	cpu_up_all();
+}
+
+static const struct kunit_case hotplug_readers_cases[] = {
+	KUNIT_CASE(hotplug_readers_never_see_poison),
+	KUNIT_CASE(hotplug_every_design_protects_readers),
+	{},
+};
+
+static const struct kunit_suite hotplug_readers_suite = {"hotplug_readers",
+							 hotplug_readers_cases};
+kunit_test_suite(hotplug_readers_suite);
