@@ -805,7 +805,7 @@ BOOTS = [
     Boot("psci-v01-pen-via-shim",
          ["--smp", "4", "--mem", "256M"],
          shim_dtb="psci-0.1",
-         append="hotplug.pen test=hotplug hotplug.cycles=100 poweroff",
+         append=f"hotplug.pen test={HOTPLUG} hotplug.cycles=100 poweroff",
          banner=("el", "memory", "cpus"),
          expect=(r"\bpsci: PSCI 0\.1: offline CPUs park in the kernel's pen "
                  r"\(hotplug\.pen\)$",
