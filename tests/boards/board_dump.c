@@ -27,8 +27,8 @@
 /*
  * The drivers' node readers, bound through the kernel's own matching
  * (dt_probe_class()) by the drivers' own compatible lists; each "probe"
- * prints what its driver would keep. The first node bound wins, as one
- * driver instance does in the kernel.
+ * prints what its driver would keep. A tree has one node of each; should
+ * it have more, only the first is printed.
  */
 static int psci_found, timer_found;
 
