@@ -424,8 +424,10 @@ static const char *down_refusal(unsigned int cpu)
 		return "it is the last online CPU";
 	if (!ops || !ops->cpu_die)
 		return "its enable method cannot take it down";
+	/* PSCI 0.1 downs need AFFINITY_INFO, unless CPUs park in the pen. */
 	if (ops->cpu_can_disable && !ops->cpu_can_disable(cpu))
-		return psci_version() == PSCI_VERSION(0, 1)
+		return psci_version() == PSCI_VERSION(0, 1) &&
+				       !psci_offline_parks()
 			       ? "the firmware cannot confirm a CPU off "
 				 "(PSCI 0.1 has no AFFINITY_INFO)"
 			       : "the firmware does not allow it (PSCI "
