@@ -57,9 +57,10 @@ tests-y := $(addprefix kernel/tests/, boot_test.o mm_test.o mmu_test.o \
 lib-y := $(addprefix lib/, string.o vsprintf.o bitmap.o cpumask.o \
 	cmdline.o fdt.o stats.o)
 drivers-y := $(addprefix drivers/, serial/pl011.o serial/bcm2835_aux_uart.o \
-	firmware/psci.o firmware/spin_table.o irqchip/irq-gic-common.o \
-	irqchip/irq-gic.o irqchip/irq-gic-v3.o irqchip/irq-bcm2836.o \
-	watchdog/bcm2835_wdt.o clocksource/arm_arch_timer.o)
+	firmware/psci.o firmware/psci_node.o firmware/spin_table.o \
+	irqchip/irq-gic-common.o irqchip/irq-gic.o irqchip/irq-gic-v3.o \
+	irqchip/irq-bcm2836.o watchdog/bcm2835_wdt.o \
+	clocksource/arm_arch_timer.o clocksource/arm_arch_timer_node.o)
 OBJS := $(addprefix $(B)/,$(arch-y) $(kernel-y) $(mm-y) $(sched-y) \
 	$(rcu-y) $(hotplug-y) $(power-y) $(debug-y) $(tests-y) $(lib-y) \
 	$(drivers-y))

@@ -1,7 +1,8 @@
 /*
- * board_init(): reads the board description out of the device tree.
- * Missing optional parts (PSCI, a timer node) are recorded as absent;
- * what the kernel cannot run without (memory, a CPU) fails the boot.
+ * board_init(): reads the board-wide facts out of the device tree.
+ * Missing optional parts (a console, an interrupt controller) are
+ * recorded as absent; what the kernel cannot run without (memory, a CPU)
+ * fails the boot. Devices' own facts are left to their drivers.
  */
 #define pr_fmt(fmt) "board: " fmt
 #include <kernel/board.h>
@@ -140,19 +141,6 @@ static int read_cpus(const void *fdt)
 	return 0;
 }
 
-static void read_psci(const void *fdt)
-{
-	static const char *const compat[] = {"arm,psci-1.0", "arm,psci-0.2",
-					     "arm,psci", NULL};
-	int node = fdt_find_compatible(fdt, compat);
-
-	board.psci.present = node >= 0;
-	copy_string(board.psci.method, sizeof(board.psci.method), fdt, node,
-		    "method");
-	copy_string(board.psci.compatible, sizeof(board.psci.compatible), fdt,
-		    node, "compatible");
-}
-
 /*
  * The root's interrupt-parent, followed to the controller that has no
  * parent but itself: on GIC boards the GIC; on the BCM2836/7 (Pi 2, Pi 3)
@@ -176,47 +164,14 @@ static int root_irqchip(const void *fdt)
 	return node ? node : -FDT_ERR_NOTFOUND;
 }
 
-static void read_irqchip(const void *fdt)
-{
-	int node = root_irqchip(fdt);
-
-	board.irqchip.node = node;
-	copy_string(board.irqchip.compatible, sizeof(board.irqchip.compatible),
-		    fdt, node, "compatible");
-	board.irqchip.nr_reg = 0;
-	while (node >= 0 && board.irqchip.nr_reg < DT_MAX_REGS &&
-	       !fdt_read_reg(fdt, node, board.irqchip.nr_reg,
-			     &board.irqchip.reg[board.irqchip.nr_reg].base,
-			     &board.irqchip.reg[board.irqchip.nr_reg].size))
-		board.irqchip.nr_reg++;
-}
-
-static void read_timer(const void *fdt)
-{
-	static const char *const compat[] = {"arm,armv8-timer",
-					     "arm,armv7-timer", NULL};
-	int node = fdt_find_compatible(fdt, compat);
-
-	board.timer.nr_irq = 0;
-	while (node >= 0 && board.timer.nr_irq < 4 &&
-	       !dt_read_irq(node, board.timer.nr_irq,
-			    &board.timer.irq[board.timer.nr_irq]))
-		board.timer.nr_irq++;
-}
-
-static void read_uart(const void *fdt)
+static void read_stdout(const void *fdt)
 {
 	int node = fdt_stdout_node(fdt);
-	u64 size;
 
-	board.uart.node = node;
-	copy_string(board.uart.compatible, sizeof(board.uart.compatible), fdt,
-		    node, "compatible");
-	if (node < 0 || fdt_read_reg(fdt, node, 0, &board.uart.base, &size))
-		board.uart.base = 0;
-	if (node >= 0)
-		fdt_get_path(fdt, node, board.stdout_path,
-			     sizeof(board.stdout_path));
+	board.stdout_node = node;
+	if (node < 0 || fdt_get_path(fdt, node, board.stdout_path,
+				     sizeof(board.stdout_path)))
+		board.stdout_path[0] = '\0';
 }
 
 int board_init(const void *fdt)
@@ -235,19 +190,9 @@ int board_init(const void *fdt)
 		err = read_cpus(fdt);
 	if (err)
 		return err;
-	read_psci(fdt);
-	read_irqchip(fdt);
-	read_timer(fdt);
-	read_uart(fdt);
+	board.irqchip_node = root_irqchip(fdt);
+	read_stdout(fdt);
 	return 0;
-}
-
-static void print_irq(const struct board_irq *irq)
-{
-	pr_cont(" <");
-	for (int c = 0; c < irq->nr_cells; c++)
-		pr_cont("%s%u", c ? " " : "", irq->cells[c]);
-	pr_cont(">");
 }
 
 void board_print(void)
@@ -274,20 +219,6 @@ void board_print(void)
 				(unsigned long long)board.cpus[i].release_addr);
 		pr_cont("\n");
 	}
-	pr_info("psci: %s, method %s\n",
-		board.psci.present ? board.psci.compatible : "absent",
-		board.psci.present ? board.psci.method : "-");
-	pr_info("interrupt controller: %s", board.irqchip.compatible);
-	for (i = 0; i < board.irqchip.nr_reg; i++)
-		pr_cont(" %#llx",
-			(unsigned long long)board.irqchip.reg[i].base);
-	pr_cont("\n");
-	pr_info("timer interrupts:");
-	for (i = 0; i < board.timer.nr_irq; i++)
-		print_irq(&board.timer.irq[i]);
-	pr_cont("\n");
-	pr_info("uart: %s at %#llx (%s)\n", board.uart.compatible,
-		(unsigned long long)board.uart.base, board.stdout_path);
 	pr_info("dtb: %#llx, %u bytes\n", (unsigned long long)board.dtb_pa,
 		board.dtb_size);
 }

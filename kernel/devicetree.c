@@ -1,10 +1,10 @@
 /*
  * The boot device tree: mapped at FDT_VADDR, checked whole before anything
- * trusts it, and matched against the drivers in the .dt_drivers section.
+ * trusts it, matched against the drivers in the .dt_drivers section, and
+ * the record of which driver bound to which node.
  */
 #define pr_fmt(fmt) "dt: " fmt
 #include <asm/pgtable.h>
-#include <kernel/board.h>
 #include <kernel/devicetree.h>
 #include <kernel/printk.h>
 #include <libfdt.h>
@@ -12,7 +12,17 @@
 #include <lib/fdt.h>
 #include <lib/kernel.h>
 
+/* Drivers bound at boot: console, firmware, irqchip, timer, power. */
+#define DT_MAX_BOUND 8
+
 const void *initial_boot_params;
+
+/* Filled at boot by dt_probe_node(), on the boot CPU; read-only after. */
+static struct dt_binding {
+	const struct dt_driver *drv;
+	struct dt_device dev;
+} dt_bound[DT_MAX_BOUND];
+static int dt_nr_bound;
 
 extern const struct dt_driver __dt_drivers_start[], __dt_drivers_end[];
 
@@ -62,6 +72,7 @@ int dt_init(phys_addr_t pa)
 		return -EINVAL;
 	}
 	initial_boot_params = fdt;
+	dt_nr_bound = 0; /* bindings are to nodes of this tree */
 	return 0;
 }
 
@@ -75,18 +86,37 @@ static bool driver_matches(const struct dt_driver *drv, int node)
 	return false;
 }
 
-static void fill_device(int node, struct dt_device *dev)
+void dt_device_init(int node, struct dt_device *dev)
 {
 	const void *fdt = initial_boot_params;
 
 	dev->node = node;
 	dev->name = fdt_get_name(fdt, node, NULL);
+	dev->compatible = fdt_read_string(fdt, node, "compatible");
+	if (!dev->compatible)
+		dev->compatible = "";
+	if (fdt_get_path(fdt, node, dev->path, sizeof(dev->path)))
+		dev->path[0] = '\0';
 	dev->nr_reg = 0;
 	while (dev->nr_reg < DT_MAX_REGS &&
 	       !fdt_read_reg(fdt, node, dev->nr_reg,
 			     &dev->reg[dev->nr_reg].base,
 			     &dev->reg[dev->nr_reg].size))
 		dev->nr_reg++;
+}
+
+static void record_binding(const struct dt_driver *drv,
+			   const struct dt_device *dev)
+{
+	if (dt_nr_bound == DT_MAX_BOUND) {
+		pr_warn("%s: bound to %s, but not listed by `dt` (more than "
+			"%d devices)\n",
+			dev->name, drv->name, DT_MAX_BOUND);
+		return;
+	}
+	dt_bound[dt_nr_bound].drv = drv;
+	dt_bound[dt_nr_bound].dev = *dev;
+	dt_nr_bound++;
 }
 
 int dt_probe_node(int node, enum dt_class cls)
@@ -98,11 +128,13 @@ int dt_probe_node(int node, enum dt_class cls)
 	for (drv = __dt_drivers_start; drv < __dt_drivers_end; drv++) {
 		if (drv->cls != cls || !driver_matches(drv, node))
 			continue;
-		fill_device(node, &dev);
+		dt_device_init(node, &dev);
 		err = drv->probe(&dev);
 		if (err)
 			pr_err("%s: driver %s failed: %d\n", dev.name,
 			       drv->name, err);
+		else
+			record_binding(drv, &dev);
 		return err;
 	}
 	return -ENODEV;
@@ -120,6 +152,13 @@ int dt_probe_class(enum dt_class cls)
 	return count;
 }
 
+void dt_describe_devices(void)
+{
+	for (int i = 0; i < dt_nr_bound; i++)
+		if (dt_bound[i].drv->describe)
+			dt_bound[i].drv->describe(&dt_bound[i].dev);
+}
+
 /*
  * #interrupt-cells of the controller node's interrupts go to, or <0;
  * *parent = that controller's node.
@@ -135,13 +174,13 @@ static int interrupt_cells(const void *fdt, int node, int *parent)
 		return -ENOENT;
 	node = fdt_node_offset_by_phandle(fdt, phandle);
 	if (node < 0 || fdt_read_u32(fdt, node, "#interrupt-cells", &cells) ||
-	    cells < 1 || cells > BOARD_MAX_IRQ_CELLS)
+	    cells < 1 || cells > DT_MAX_IRQ_CELLS)
 		return -EINVAL;
 	*parent = node;
 	return cells;
 }
 
-int dt_read_irq(int node, int index, struct board_irq *out)
+int dt_read_irq(int node, int index, struct dt_irq *out)
 {
 	const void *fdt = initial_boot_params;
 	int parent, cells = interrupt_cells(fdt, node, &parent);

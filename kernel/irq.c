@@ -53,6 +53,9 @@ static u64 irq_err_count; /* interrupts nobody handled */
 
 const struct irqchip_ops *irqchip;
 static const char *irqchip_error; /* why there is none, for the banner */
+/* The root controller's compatible (in the blob): irqchip_init()'s and
+ * the banner's words when no driver takes it. */
+static const char *irqchip_compatible = "";
 
 static bool irq_is_spi(unsigned int irq)
 {
@@ -79,19 +82,22 @@ void set_irqchip(const struct irqchip_ops *ops)
 
 int irqchip_init(void)
 {
+	struct dt_device root;
 	int err;
 
-	if (board.irqchip.node < 0) {
+	if (board.irqchip_node < 0) {
 		irqchip_error = "no interrupt-parent in the device tree";
 		pr_err("%s: no interrupts, no tick\n", irqchip_error);
 		return -ENODEV;
 	}
-	err = dt_probe_node(board.irqchip.node, DT_CLASS_IRQCHIP);
+	dt_device_init(board.irqchip_node, &root);
+	irqchip_compatible = root.compatible;
+	err = dt_probe_node(board.irqchip_node, DT_CLASS_IRQCHIP);
 	if (err == -ENODEV) {
 		irqchip_error = "unknown interrupt controller";
 		pr_err("no driver for interrupt controller \"%s\": no "
 		       "interrupts, no tick\n",
-		       board.irqchip.compatible);
+		       irqchip_compatible);
 	} else if (!err && (!irqchip || !handle_arch_irq)) {
 		irqchip_error = "driver registered nothing";
 		err = -ENODEV;
@@ -110,8 +116,15 @@ void irqchip_print_info(void)
 	else
 		printk(KERN_INFO "Interrupts: none (%s: %s)\n",
 		       irqchip_error ? irqchip_error : "not probed",
-		       board.irqchip.compatible[0] ? board.irqchip.compatible
-						   : "-");
+		       irqchip_compatible[0] ? irqchip_compatible : "-");
+}
+
+void irqchip_describe(const struct dt_device *dev)
+{
+	printk(KERN_INFO "interrupt controller: %s", dev->compatible);
+	for (int i = 0; i < dev->nr_reg; i++)
+		pr_cont(" %#llx", (unsigned long long)dev->reg[i].base);
+	pr_cont("\n");
 }
 
 static void irq_unexpected(unsigned int irq)
@@ -229,7 +242,7 @@ int request_irq(unsigned int irq, irq_handler_t handler, const char *name,
 	return err;
 }
 
-int request_dt_irq(const struct board_irq *spec, irq_handler_t handler,
+int request_dt_irq(const struct dt_irq *spec, irq_handler_t handler,
 		   const char *name, void *dev)
 {
 	unsigned int irq, type;

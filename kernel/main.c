@@ -28,6 +28,7 @@
 #include <kernel/params.h>
 #include <kernel/percpu.h>
 #include <kernel/printk.h>
+#include <kernel/psci.h>
 #include <kernel/stackprotector.h>
 #include <kernel/rcupdate.h>
 #include <kernel/sched.h>
@@ -77,11 +78,15 @@ static __noreturn void boot_failed(const char *why)
 
 static void console_init(void)
 {
-	if (board.uart.node >= 0 &&
-	    !dt_probe_node(board.uart.node, DT_CLASS_CONSOLE))
+	struct dt_device uart;
+
+	if (board.stdout_node < 0)
+		boot_failed("no console: /chosen has no usable stdout-path");
+	if (!dt_probe_node(board.stdout_node, DT_CLASS_CONSOLE))
 		return;
+	dt_device_init(board.stdout_node, &uart);
 	pr_emerg("no driver for the console %s (%s)\n", board.stdout_path,
-		 board.uart.compatible);
+		 uart.compatible);
 	boot_failed("no console");
 }
 
@@ -107,7 +112,6 @@ static void memory_init(void)
 static void print_banner(void)
 {
 	struct mem_stats st;
-	u32 v = board.psci.version;
 
 	mem_get_stats(&st);
 	pr_info("hotplug kernel %s\n", KERNEL_VERSION);
@@ -125,11 +129,7 @@ static void print_banner(void)
 		pr_info("  cpu%d: MPIDR 0x%llx, enable-method %s\n", i,
 			(unsigned long long)board.cpus[i].mpidr,
 			enable_method_name(board.cpus[i].method));
-	if (board.psci.present)
-		pr_info("PSCI: version %u.%u, conduit %s\n", v >> 16,
-			v & 0xffff, board.psci.method);
-	else
-		pr_info("PSCI: not present\n");
+	psci_print_info();
 	irqchip_print_info();
 	tick_print_info();
 	pr_info("Command line: %s\n", boot_command_line);

@@ -10,6 +10,7 @@
  * printk try the lock briefly and then print anyway.
  */
 #include <kernel/console.h>
+#include <kernel/devicetree.h>
 #include <kernel/percpu.h>
 #include <kernel/printk.h>
 #include <kernel/spinlock.h>
@@ -175,6 +176,13 @@ struct console *console_first(void)
 	if (list_empty(&consoles))
 		return NULL;
 	return list_first_entry(&consoles, struct console, node);
+}
+
+void console_describe(const struct dt_device *dev)
+{
+	printk(KERN_INFO "uart: %s at %#llx (%s)\n", dev->compatible,
+	       (unsigned long long)(dev->nr_reg ? dev->reg[0].base : 0),
+	       dev->path);
 }
 
 extern const struct earlycon_id __earlycon_start[], __earlycon_end[];

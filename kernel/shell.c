@@ -10,6 +10,7 @@
 #include <kernel/fault.h>
 #include <kernel/params.h>
 #include <kernel/cpu.h>
+#include <kernel/devicetree.h>
 #include <kernel/percpu.h>
 #include <kernel/irq.h>
 #include <kernel/mm.h>
@@ -105,9 +106,11 @@ SHELL_CMD(mem, NULL, "page allocator and kmalloc figures", cmd_mem);
 static int cmd_dt(int argc, char **argv)
 {
 	board_print();
+	dt_describe_devices();
 	return 0;
 }
-SHELL_CMD(dt, NULL, "the board description read from the device tree", cmd_dt);
+SHELL_CMD(dt, NULL, "the board description and each bound driver's node",
+	  cmd_dt);
 
 static int cmd_params(int argc, char **argv)
 {

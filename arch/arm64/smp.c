@@ -26,6 +26,7 @@
 #include <asm/memory.h>
 #include <asm/smp.h>
 #include <asm/sysreg.h>
+#include <kernel/board.h>
 #include <kernel/clockevents.h>
 #include <kernel/cpu.h>
 #include <kernel/cpuhp.h>

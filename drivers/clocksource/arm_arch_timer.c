@@ -2,12 +2,11 @@
  * The Arm generic timer as the clock event device: each CPU's EL1
  * virtual timer (CNTV_*), compared against the virtual count that
  * ktime_get_ns() reads, so events and time agree. Its PPI comes from the
- * device tree's timer node (the third interrupt: the virtual timer), its
- * frequency from CNTFRQ_EL0.
+ * device tree's timer node (arm_arch_timer_node.c; the third interrupt:
+ * the virtual timer), its frequency from CNTFRQ_EL0.
  */
 #define pr_fmt(fmt) "arch_timer: " fmt
 #include <asm/sysreg.h>
-#include <kernel/board.h>
 #include <kernel/clockevents.h>
 #include <kernel/devicetree.h>
 #include <kernel/irq.h>
@@ -15,13 +14,13 @@
 #include <kernel/time.h>
 #include <lib/errno.h>
 
+#include "arm_arch_timer_node.h"
+
 #define ARCH_TIMER_CTRL_ENABLE BIT(0)
 #define ARCH_TIMER_CTRL_IT_MASK BIT(1)
 #define ARCH_TIMER_CTRL_IT_STAT BIT(2)
 
-/* Order of the timer node's interrupts (the binding's). */
-#define ARCH_TIMER_VIRT_PPI 2
-
+static struct arch_timer_node arch_timer_dt;
 static struct clock_event_device arch_timer_evt;
 static unsigned int arch_timer_irq_type;
 
@@ -68,12 +67,13 @@ static int arch_timer_probe(const struct dt_device *dev)
 	unsigned int irq;
 	int err;
 
+	arch_timer_read_node(dev, &arch_timer_dt);
 	if (!irqchip) {
 		pr_err("no interrupt controller: no timer interrupt\n");
 		return -ENODEV;
 	}
-	if (board.timer.nr_irq <= ARCH_TIMER_VIRT_PPI ||
-	    irqchip->xlate(&board.timer.irq[ARCH_TIMER_VIRT_PPI], &irq,
+	if (arch_timer_dt.nr_irq <= ARCH_TIMER_VIRT_IRQ ||
+	    irqchip->xlate(&arch_timer_dt.irq[ARCH_TIMER_VIRT_IRQ], &irq,
 			   &arch_timer_irq_type)) {
 		pr_err("%s: no usable virtual timer interrupt\n", dev->name);
 		return -EINVAL;
@@ -97,6 +97,26 @@ static int arch_timer_probe(const struct dt_device *dev)
 	return 0;
 }
 
-static const char *const arch_timer_compat[] = {"arm,armv8-timer",
-						"arm,armv7-timer", NULL};
-DT_DRIVER(arch_timer, DT_CLASS_TIMER, arch_timer_compat, arch_timer_probe);
+const struct dt_irq *arch_timer_dt_irq(enum arch_timer_irq which)
+{
+	return (int)which < arch_timer_dt.nr_irq ? &arch_timer_dt.irq[which]
+						 : NULL;
+}
+
+/* The `dt` line: each interrupt's cells as the node gives them. */
+static void arch_timer_describe(const struct dt_device *dev)
+{
+	printk(KERN_INFO "timer interrupts:");
+	for (int i = 0; i < arch_timer_dt.nr_irq; i++) {
+		const struct dt_irq *irq = &arch_timer_dt.irq[i];
+
+		pr_cont(" <");
+		for (int c = 0; c < irq->nr_cells; c++)
+			pr_cont("%s%u", c ? " " : "", irq->cells[c]);
+		pr_cont(">");
+	}
+	pr_cont("\n");
+}
+
+DT_DRIVER(arch_timer, DT_CLASS_TIMER, arch_timer_compat, arch_timer_probe,
+	  arch_timer_describe);

@@ -1,8 +1,9 @@
 /*
  * PSCI firmware driver: finds the conduit (hvc or smc) and function IDs
- * from the /psci node, reads the version, and offers CPU_ON, CPU_OFF,
- * AFFINITY_INFO and SYSTEM_OFF. PSCI 0.1 (compatible "arm,psci" only)
- * has no fixed IDs and no SYSTEM_OFF: its IDs come from the node.
+ * from the /psci node (psci_node.c), reads the version, and offers
+ * CPU_ON, CPU_OFF, AFFINITY_INFO and SYSTEM_OFF. PSCI 0.1 (compatible
+ * "arm,psci" only) has no fixed IDs and no SYSTEM_OFF: its IDs come from
+ * the node.
  *
  * PSCI 0.1 has no AFFINITY_INFO either, so nothing can confirm that a
  * CPU which called CPU_OFF is off; a down frees the CPU's stack and
@@ -10,7 +11,6 @@
  */
 #define pr_fmt(fmt) "psci: " fmt
 #include <asm/smccc.h>
-#include <kernel/board.h>
 #include <kernel/cpu.h>
 #include <kernel/cpu_ops.h>
 #include <kernel/cpu_pen.h>
@@ -23,12 +23,12 @@
 #include <kernel/time.h>
 #include <kernel/timer.h>
 #include <kernel/psci.h>
-#include <libfdt.h>
 #include <lib/cmdline.h>
 #include <lib/errno.h>
-#include <lib/fdt.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "psci_node.h"
 
 #define PSCI_0_2_FN_VERSION 0x84000000
 #define PSCI_0_2_FN_CPU_OFF 0x84000002
@@ -48,6 +48,8 @@
 #define CPU_KILL_TIMEOUT_MS 1000
 
 static struct {
+	struct psci_node node;
+	u32 version; /* PSCI_VERSION(major, minor); 0 until probed */
 	smccc_fn invoke;
 	u32 cpu_on, cpu_off, affinity_info, system_off; /* 0: absent */
 	u32 migrate_info_type, migrate_info_up_cpu;
@@ -65,6 +67,21 @@ param_flag("hotplug.pen", use_pen,
 bool psci_available(void)
 {
 	return psci.invoke != NULL;
+}
+
+u32 psci_version(void)
+{
+	return psci.version;
+}
+
+void psci_print_info(void)
+{
+	if (psci_available())
+		printk(KERN_INFO "PSCI: version %u.%u, conduit %s\n",
+		       PSCI_VERSION_MAJOR(psci.version),
+		       PSCI_VERSION_MINOR(psci.version), psci.node.method);
+	else
+		printk(KERN_INFO "PSCI: not present\n");
 }
 
 const char *psci_error_name(int err)
@@ -174,35 +191,21 @@ static void psci_system_off(void)
 	pr_emerg("SYSTEM_OFF returned %d (%s)\n", err, psci_error_name(err));
 }
 
-/* PSCI 0.1: each function's ID is a property of the node. */
-static void read_v01_ids(int node)
-{
-	const void *fdt = initial_boot_params;
-
-	fdt_read_u32(fdt, node, "cpu_on", &psci.cpu_on);
-	fdt_read_u32(fdt, node, "cpu_off", &psci.cpu_off);
-}
-
 static int psci_probe(const struct dt_device *dev)
 {
-	const char *method =
-		fdt_read_string(initial_boot_params, dev->node, "method");
-	u32 ver;
-
-	if (method && !strcmp(method, "hvc")) {
+	psci_read_node(dev, &psci.node);
+	if (!strcmp(psci.node.method, "hvc")) {
 		psci.invoke = arm_smccc_hvc;
-	} else if (method && !strcmp(method, "smc")) {
+	} else if (!strcmp(psci.node.method, "smc")) {
 		psci.invoke = arm_smccc_smc;
 	} else {
-		pr_err("unknown conduit method '%s'\n", method ? method : "");
+		pr_err("unknown conduit method '%s'\n", psci.node.method);
 		return -EINVAL;
 	}
-	if (fdt_node_check_compatible(initial_boot_params, dev->node,
-				      "arm,psci-0.2") &&
-	    fdt_node_check_compatible(initial_boot_params, dev->node,
-				      "arm,psci-1.0")) {
-		read_v01_ids(dev->node);
-		board.psci.version = 1; /* 0.1 */
+	if (psci.node.v0_1) {
+		psci.cpu_on = psci.node.cpu_on;
+		psci.cpu_off = psci.node.cpu_off;
+		psci.version = PSCI_VERSION(0, 1);
 		if (use_pen)
 			pr_info("PSCI 0.1: offline CPUs park in the kernel's "
 				"pen (hotplug.pen)\n");
@@ -211,8 +214,7 @@ static int psci_probe(const struct dt_device *dev)
 				"off: CPU downs refused\n");
 		return 0;
 	}
-	ver = psci_call(PSCI_0_2_FN_VERSION, 0, 0, 0);
-	board.psci.version = ver;
+	psci.version = (u32)psci_call(PSCI_0_2_FN_VERSION, 0, 0, 0);
 	psci.cpu_on = PSCI_0_2_FN64_CPU_ON;
 	psci.cpu_off = PSCI_0_2_FN_CPU_OFF;
 	psci.affinity_info = PSCI_0_2_FN64_AFFINITY_INFO;
@@ -352,6 +354,10 @@ static const struct cpu_operations psci_cpu_ops = {
 };
 CPU_OPS_DECLARE(psci, psci_cpu_ops);
 
-static const char *const psci_compat[] = {"arm,psci-1.0", "arm,psci-0.2",
-					  "arm,psci", NULL};
-DT_DRIVER(psci, DT_CLASS_FIRMWARE, psci_compat, psci_probe);
+/* The `dt` line: the node, not the firmware's answers (the banner's). */
+static void psci_describe(const struct dt_device *dev)
+{
+	pr_info("%s, method %s\n", dev->compatible, psci.node.method);
+}
+
+DT_DRIVER(psci, DT_CLASS_FIRMWARE, psci_compat, psci_probe, psci_describe);

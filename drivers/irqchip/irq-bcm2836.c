@@ -289,7 +289,7 @@ static void bcm2836_cpu_off(void)
 		smp_processor_id());
 }
 
-static int bcm2836_xlate(const struct board_irq *spec, unsigned int *irq,
+static int bcm2836_xlate(const struct dt_irq *spec, unsigned int *irq,
 			 unsigned int *type)
 {
 	u32 a = spec->cells[0], b = spec->cells[1];
@@ -419,4 +419,5 @@ static int bcm2836_probe(const struct dt_device *dev)
 
 static const char *const bcm2836_compat[] = {"brcm,bcm2836-armctrl-ic",
 					     "brcm,bcm2836-l1-intc", NULL};
-DT_DRIVER(bcm2836, DT_CLASS_IRQCHIP, bcm2836_compat, bcm2836_probe);
+DT_DRIVER(bcm2836, DT_CLASS_IRQCHIP, bcm2836_compat, bcm2836_probe,
+	  irqchip_describe);

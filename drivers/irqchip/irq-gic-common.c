@@ -78,7 +78,7 @@ void gic_cpu_config(void *base)
 		writel_relaxed(PRIORITY_X4, base + GICD_IPRIORITYR + i);
 }
 
-int gic_irq_xlate(const struct board_irq *spec, unsigned int nr_lines,
+int gic_irq_xlate(const struct dt_irq *spec, unsigned int nr_lines,
 		  unsigned int *irq, unsigned int *type)
 {
 	u32 kind = spec->cells[0], num = spec->cells[1], flags;

@@ -7,7 +7,7 @@
 #ifndef DRIVERS_IRQCHIP_IRQ_GIC_COMMON_H
 #define DRIVERS_IRQCHIP_IRQ_GIC_COMMON_H
 
-#include <kernel/board.h>
+#include <kernel/devicetree.h>
 #include <kernel/spinlock.h>
 #include <lib/types.h>
 
@@ -50,7 +50,7 @@ void gic_dist_config(void *dist, unsigned int nr_lines);
  * enabled, all inactive with the default priority. */
 void gic_cpu_config(void *base);
 /* <type number flags>: type 0 SPI, 1 PPI; flags 1/2 edge, 4/8 level. */
-int gic_irq_xlate(const struct board_irq *spec, unsigned int nr_lines,
+int gic_irq_xlate(const struct dt_irq *spec, unsigned int nr_lines,
 		  unsigned int *irq, unsigned int *type);
 
 #endif

@@ -357,7 +357,7 @@ static void gic_cpu_off(void)
 		gic_rdist_sleep(rd, true);
 }
 
-static int gic_xlate(const struct board_irq *spec, unsigned int *irq,
+static int gic_xlate(const struct dt_irq *spec, unsigned int *irq,
 		     unsigned int *type)
 {
 	return gic_irq_xlate(spec, gic.nr_lines, irq, type);
@@ -468,4 +468,4 @@ static int gic_probe(const struct dt_device *dev)
 }
 
 static const char *const gic_v3_compat[] = {"arm,gic-v3", NULL};
-DT_DRIVER(gic_v3, DT_CLASS_IRQCHIP, gic_v3_compat, gic_probe);
+DT_DRIVER(gic_v3, DT_CLASS_IRQCHIP, gic_v3_compat, gic_probe, irqchip_describe);

@@ -159,7 +159,7 @@ static void gic_cpu_off(void)
 	writel_relaxed(0, gic.cpu + GICC_CTLR);
 }
 
-static int gic_xlate(const struct board_irq *spec, unsigned int *irq,
+static int gic_xlate(const struct dt_irq *spec, unsigned int *irq,
 		     unsigned int *type)
 {
 	return gic_irq_xlate(spec, gic.nr_lines, irq, type);
@@ -225,4 +225,4 @@ static int gic_probe(const struct dt_device *dev)
 
 static const char *const gic_compat[] = {"arm,gic-400", "arm,cortex-a15-gic",
 					 "arm,cortex-a7-gic", NULL};
-DT_DRIVER(gic_v2, DT_CLASS_IRQCHIP, gic_compat, gic_probe);
+DT_DRIVER(gic_v2, DT_CLASS_IRQCHIP, gic_compat, gic_probe, irqchip_describe);

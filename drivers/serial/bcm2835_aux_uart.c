@@ -48,7 +48,7 @@ struct aux_uart {
 	void *aux; /* the aux block */
 	void *base; /* the UART's registers, AUX_MU_OFFSET into it */
 	struct console con;
-	struct board_irq irq_spec;
+	struct dt_irq irq_spec;
 	bool has_irq;
 };
 
@@ -163,6 +163,7 @@ static int aux_uart_probe(const struct dt_device *dev)
 	writel_relaxed(0, port->base + AUX_MU_IER); /* until enable_rx */
 	port->has_irq = !dt_read_irq(dev->node, 0, &port->irq_spec);
 	port->con.name = "miniuart";
+	port->con.base = dev->reg[0].base;
 	port->con.write = aux_uart_write;
 	port->con.getc = aux_uart_getc;
 	port->con.enable_rx = aux_uart_enable_rx;
@@ -175,4 +176,5 @@ static int aux_uart_probe(const struct dt_device *dev)
 }
 
 static const char *const aux_uart_compat[] = {"brcm,bcm2835-aux-uart", NULL};
-DT_DRIVER(bcm2835_aux_uart, DT_CLASS_CONSOLE, aux_uart_compat, aux_uart_probe);
+DT_DRIVER(bcm2835_aux_uart, DT_CLASS_CONSOLE, aux_uart_compat, aux_uart_probe,
+	  console_describe);

@@ -27,7 +27,7 @@
 struct pl011 {
 	void *base;
 	struct console con;
-	struct board_irq irq_spec;
+	struct dt_irq irq_spec;
 	bool has_irq;
 };
 
@@ -109,6 +109,7 @@ static struct console *pl011_setup(phys_addr_t base)
 			       UART_CR_TXE | UART_CR_RXE,
 		       port->base + UART_CR);
 	port->con.name = "pl011";
+	port->con.base = base;
 	port->con.write = pl011_write;
 	port->con.getc = pl011_getc;
 	port->con.enable_rx = pl011_enable_rx;
@@ -129,4 +130,4 @@ static int pl011_probe(const struct dt_device *dev)
 }
 
 static const char *const pl011_compat[] = {"arm,pl011", NULL};
-DT_DRIVER(pl011, DT_CLASS_CONSOLE, pl011_compat, pl011_probe);
+DT_DRIVER(pl011, DT_CLASS_CONSOLE, pl011_compat, pl011_probe, console_describe);

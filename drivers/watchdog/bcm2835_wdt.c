@@ -68,4 +68,5 @@ static int bcm2835_wdt_probe(const struct dt_device *dev)
 
 static const char *const bcm2835_wdt_compat[] = {"brcm,bcm2835-pm-wdt",
 						 "brcm,bcm2835-pm", NULL};
-DT_DRIVER(bcm2835_wdt, DT_CLASS_POWER, bcm2835_wdt_compat, bcm2835_wdt_probe);
+DT_DRIVER(bcm2835_wdt, DT_CLASS_POWER, bcm2835_wdt_compat, bcm2835_wdt_probe,
+	  NULL);

@@ -1,7 +1,11 @@
 /*
- * The board description: everything the kernel needs from the device
- * tree, read once at boot by board_init() so later code (the shell's `dt`,
- * hotplug, drivers after boot) never calls libfdt.
+ * The board description: the board-wide facts of the device tree (model,
+ * where the kernel and the tree were loaded, memory and reservations, the
+ * command line, the CPUs and how each is started, which node is the root
+ * interrupt controller and which the console), read once at boot by
+ * board_init() so later code (the shell's `dt`, hotplug) never calls
+ * libfdt. A device's own facts (PSCI's conduit, a controller's registers,
+ * the timer's interrupts) are its driver's, read at probe.
  */
 #ifndef KERNEL_BOARD_H
 #define KERNEL_BOARD_H
@@ -11,7 +15,6 @@
 
 #define BOARD_MAX_MEM 16
 #define BOARD_MAX_RESERVED 32
-#define BOARD_MAX_IRQ_CELLS 4
 #define COMMAND_LINE_SIZE 1024
 
 enum enable_method {
@@ -24,14 +27,6 @@ struct board_cpu {
 	u64 mpidr; /* the node's "reg" */
 	enum enable_method method;
 	phys_addr_t release_addr; /* spin-table only */
-};
-
-struct board_irq {
-	u32 cells[BOARD_MAX_IRQ_CELLS]; /* as the interrupt parent reads them */
-	int nr_cells;
-	/* The interrupt parent's node: a driver of two cascaded controllers
-	 * (BCM2836 local + BCM2835 armctrl) tells by it whose cells these are. */
-	int parent;
 };
 
 struct board {
@@ -49,43 +44,26 @@ struct board {
 	int nr_reserved;
 
 	char bootargs[COMMAND_LINE_SIZE];
-	char stdout_path[64];
+	/* The console: the node /chosen/stdout-path names (<0: none). */
+	int stdout_node;
+	char stdout_path[DT_PATH_MAX];
+	/*
+	 * The root interrupt controller (<0: none): the root's
+	 * interrupt-parent chain followed to its end, where the timer
+	 * interrupts and the IPIs arrive. Its driver reads the rest.
+	 */
+	int irqchip_node;
 
 	struct board_cpu cpus[NR_CPUS];
 	int nr_cpus; /* described and usable (at most NR_CPUS) */
 	int nr_cpus_dt; /* described in the tree */
-
-	struct {
-		bool present;
-		char method[8]; /* "hvc" or "smc" */
-		char compatible[32];
-		u32 version; /* major << 16 | minor, from PSCI_VERSION */
-	} psci;
-
-	struct {
-		char compatible[40];
-		struct dt_reg reg[DT_MAX_REGS];
-		int nr_reg;
-		int node;
-	} irqchip;
-
-	struct {
-		struct board_irq irq[4]; /* secure, non-secure, virtual, hyp */
-		int nr_irq;
-	} timer;
-
-	struct {
-		char compatible[32];
-		phys_addr_t base;
-		int node;
-	} uart;
 };
 
 extern struct board board;
 
 /* Fill `board` from the checked device tree; <0 if unusable (printed). */
 int board_init(const void *fdt);
-/* Print the description (the `dt` command and the boot banner). */
+/* Print it: the board part of the shell's `dt` (drivers print the rest). */
 void board_print(void);
 const char *enable_method_name(enum enable_method m);
 

@@ -5,8 +5,11 @@
 #include <lib/list.h>
 #include <lib/types.h>
 
+struct dt_device;
+
 struct console {
 	const char *name;
+	phys_addr_t base; /* the UART's registers (tests map them) */
 	/* Must work with interrupts off and from any CPU, even in a panic. */
 	void (*write)(struct console *con, const char *s, size_t n);
 	/* A received character, or -1 if none is waiting. */
@@ -28,6 +31,8 @@ void register_console(struct console *con);
 struct console *console_first(void);
 /* Straight to the consoles, not the log: the shell's echo and prompt. */
 void console_write(const char *s, size_t n);
+/* A console driver's `dt` line: the UART's compatible, base and path. */
+void console_describe(const struct dt_device *dev);
 
 /*
  * Early consoles by name, for when the device tree cannot name one: a

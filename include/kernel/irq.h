@@ -12,7 +12,7 @@
 #ifndef KERNEL_IRQ_H
 #define KERNEL_IRQ_H
 
-#include <kernel/board.h>
+#include <kernel/devicetree.h>
 #include <lib/cpumask.h>
 #include <lib/types.h>
 
@@ -56,7 +56,7 @@ struct irqchip_ops {
 	/* Send SGI `ipi` to every CPU in mask. */
 	void (*send_ipi)(const struct cpumask *mask, unsigned int ipi);
 	/* Device-tree specifier -> INTID and trigger type. */
-	int (*xlate)(const struct board_irq *spec, unsigned int *irq,
+	int (*xlate)(const struct dt_irq *spec, unsigned int *irq,
 		     unsigned int *type);
 	/* Set or clear the pending state of a PPI (this CPU) or an SPI:
 	 * how tests raise an interrupt no device drives. */
@@ -74,13 +74,15 @@ void set_irqchip(const struct irqchip_ops *ops);
 int irqchip_init(void);
 /* The banner line of the interrupt controller, or why there is none. */
 void irqchip_print_info(void);
+/* An irqchip driver's `dt` line: the node's compatible and registers. */
+void irqchip_describe(const struct dt_device *dev);
 
 /* An SPI handler, routed to the calling CPU until moved. */
 int request_irq(unsigned int irq, irq_handler_t handler, const char *name,
 		void *dev);
 /* A device's interrupt as its device-tree node gives it: translated by the
  * irqchip, its trigger set, requested as above; -ENODEV without one. */
-int request_dt_irq(const struct board_irq *spec, irq_handler_t handler,
+int request_dt_irq(const struct dt_irq *spec, irq_handler_t handler,
 		   const char *name, void *dev);
 /* Free an SPI, or a per-CPU interrupt that every CPU has disabled; waits
  * for a handler running on another CPU to return. */

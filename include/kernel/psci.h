@@ -19,11 +19,21 @@
 #define PSCI_RET_DISABLED -8
 #define PSCI_RET_INVALID_ADDRESS -9
 
+/* PSCI_VERSION's answer; 0.1 (no VERSION call) is PSCI_VERSION(0, 1). */
+#define PSCI_VERSION(major, minor) ((u32)(major) << 16 | (minor))
+#define PSCI_VERSION_MAJOR(v) ((v) >> 16)
+#define PSCI_VERSION_MINOR(v) ((v)&0xffff)
+
 #define PSCI_AFFINITY_ON 0
 #define PSCI_AFFINITY_OFF 1
 #define PSCI_AFFINITY_ON_PENDING 2
 
+/* The driver is bound: the firmware answers PSCI calls. */
 bool psci_available(void);
+/* The firmware's PSCI version, PSCI_VERSION(); 0 without PSCI. */
+u32 psci_version(void);
+/* The boot banner's line: version and conduit, or "not present". */
+void psci_print_info(void);
 int psci_cpu_on(u64 mpidr, phys_addr_t entry, u64 context);
 /* Powers the calling CPU off; returns only if the firmware refused. */
 int psci_cpu_off(void);

@@ -31,7 +31,6 @@
  * side cpu_down()/cpu_up() honour (include/kernel/hotplug_sync.h).
  */
 #define pr_fmt(fmt) "hotplug: " fmt
-#include <kernel/board.h>
 #include <kernel/cpu.h>
 #include <kernel/cpuhp.h>
 #include <kernel/current.h>
@@ -43,6 +42,7 @@
 #include <kernel/params.h>
 #include <kernel/percpu.h>
 #include <kernel/printk.h>
+#include <kernel/psci.h>
 #include <kernel/rcupdate.h>
 #include <kernel/sched.h>
 #include <kernel/smp.h>
@@ -424,8 +424,10 @@ static const char *down_refusal(unsigned int cpu)
 		return "it is the last online CPU";
 	if (!ops || !ops->cpu_die)
 		return "its enable method cannot take it down";
+	/* PSCI 0.1 downs need AFFINITY_INFO, unless CPUs park in the pen. */
 	if (ops->cpu_can_disable && !ops->cpu_can_disable(cpu))
-		return board.psci.version == 1
+		return psci_version() == PSCI_VERSION(0, 1) &&
+				       !psci_offline_parks()
 			       ? "the firmware cannot confirm a CPU off "
 				 "(PSCI 0.1 has no AFFINITY_INFO)"
 			       : "the firmware does not allow it (PSCI "

@@ -439,7 +439,7 @@ static void hotplug_psci01_refuses_downs(struct kunit *test)
 	unsigned int cpu = nr_cpu_ids - 1;
 
 	if (!have_cpus(test, 2) || board.cpus[0].method != ENABLE_METHOD_PSCI ||
-	    board.psci.version != 1 || psci_offline_parks()) {
+	    psci_version() != PSCI_VERSION(0, 1) || psci_offline_parks()) {
 		kunit_skip(test,
 			   "needs 2 CPUs and PSCI 0.1 (without hotplug.pen)");
 		return;

@@ -6,7 +6,7 @@
  * virt and raspi3b (where 42 is GPU interrupt 10, the V3D, not modelled).
  */
 #include <asm/sysreg.h>
-#include <kernel/board.h>
+#include <kernel/arch_timer.h>
 #include <kernel/cpu.h>
 #include <kernel/irq.h>
 #include <kernel/kunit.h>
@@ -194,7 +194,6 @@ static void irq_spi_handler_runs_then_free_stops_it(struct kunit *test)
  * QEMU's GICv2 with several CPUs: its ISPENDR sends PPIs nowhere.
  */
 #define CNTP_CTL_ENABLE 1
-#define PHYS_TIMER_DT_INDEX 1 /* the timer node's non-secure physical PPI */
 
 static void phys_timer_fire_now(void)
 {
@@ -219,13 +218,13 @@ static void phys_timer_handler(unsigned int irq, void *dev)
 /* Does a PPI fire when enabled on this CPU and not once disabled? */
 static void irq_ppi_enable_and_disable_on_this_cpu(struct kunit *test)
 {
+	const struct dt_irq *spec =
+		arch_timer_dt_irq(ARCH_TIMER_PHYS_NONSECURE_IRQ);
 	unsigned int cpu, irq, type;
 
 	if (!need_irqchip(test))
 		return;
-	if (board.timer.nr_irq <= PHYS_TIMER_DT_INDEX ||
-	    irqchip->xlate(&board.timer.irq[PHYS_TIMER_DT_INDEX], &irq,
-			   &type)) {
+	if (!spec || irqchip->xlate(spec, &irq, &type)) {
 		kunit_skip(test, "no physical timer PPI in the device tree");
 		return;
 	}

@@ -10,6 +10,7 @@
 #include <asm/vmap_stack.h>
 #include <kernel/cpu.h>
 #include <kernel/board.h>
+#include <kernel/console.h>
 #include <kernel/kunit.h>
 #include <kernel/mm.h>
 #include <kernel/sched.h>
@@ -87,15 +88,18 @@ static void mmu_linear_map(struct kunit *test)
 /* Is the console UART mapped as Device memory, never executable? */
 static void mmu_mmio_is_device(struct kunit *test)
 {
-	void *p = ioremap(board.uart.base, 0x1000);
+	struct console *con = console_first();
+	void *p;
 	pte_t pte;
 
+	KUNIT_ASSERT_NOT_NULL(test, con);
+	p = ioremap(con->base, 0x1000);
 	KUNIT_ASSERT_NOT_NULL(test, p);
 	pte = pte_of((u64)p);
 	KUNIT_EXPECT_EQ(test, pte & PTE_ATTRINDX_MASK,
 			PTE_ATTRINDX(MT_DEVICE_nGnRE));
 	KUNIT_EXPECT_TRUE(test, pte & PTE_PXN);
-	KUNIT_EXPECT_EQ(test, at_translate((u64)p), board.uart.base);
+	KUNIT_EXPECT_EQ(test, at_translate((u64)p), con->base);
 }
 
 /* Is FP/SIMD usable at EL1 (libfdt needs it)? */

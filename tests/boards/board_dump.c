@@ -1,7 +1,9 @@
 /*
- * board_dump: the kernel's own board description code (dt_init() and
- * board_init(), built natively) run on a DTB file, with the result printed
- * one fact per line for tests/boards/check.py to hold against dtc.
+ * board_dump: the kernel's own device-tree code (dt_init(), board_init(),
+ * the core's matching of drivers to nodes and the dt_device their probes
+ * get, and the PSCI and generic timer drivers' node readers), built
+ * natively and run on a DTB file, with the result printed one fact per
+ * line for tests/boards/check.py to hold against dtc.
  *
  *	board_dump FILE [MPIDR...]
  *
@@ -18,11 +20,82 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../drivers/clocksource/arm_arch_timer_node.h"
+#include "../../drivers/firmware/psci_node.h"
 #include "shim.h"
+
+/*
+ * The drivers' node readers, bound through the kernel's own matching
+ * (dt_probe_class()) by the drivers' own compatible lists; each "probe"
+ * prints what its driver would keep. A tree has one node of each; should
+ * it have more, only the first is printed.
+ */
+static int psci_found, timer_found;
+
+static int dump_psci(const struct dt_device *dev)
+{
+	struct psci_node node;
+
+	if (psci_found++)
+		return 0;
+	psci_read_node(dev, &node);
+	printf("psci %s %s\n", dev->compatible, node.method);
+	return 0;
+}
+
+static int dump_timer(const struct dt_device *dev)
+{
+	struct arch_timer_node node;
+
+	if (timer_found++)
+		return 0;
+	arch_timer_read_node(dev, &node);
+	for (int i = 0; i < node.nr_irq; i++) {
+		printf("timer");
+		for (int c = 0; c < node.irq[i].nr_cells; c++)
+			printf(" %u", node.irq[i].cells[c]);
+		printf("\n");
+	}
+	return 0;
+}
+
+#define NR_DRIVERS 2
+const struct dt_driver dump_dt_drivers[NR_DRIVERS] = {
+	{"psci", DT_CLASS_FIRMWARE, psci_compat, dump_psci, NULL},
+	{"arch_timer", DT_CLASS_TIMER, arch_timer_compat, dump_timer, NULL},
+};
+
+/*
+ * kernel/devicetree.c walks [__dt_drivers_start, __dt_drivers_end), which
+ * the kernel's linker script places around the .dt_drivers section; here
+ * both name the ends of the table above.
+ */
+#define STR_(x) #x
+#define STR(x) STR_(x)
+_Static_assert(sizeof(struct dt_driver) == 40, "the asm assumes 40 bytes");
+__asm__(".globl __dt_drivers_start\n"
+	".set __dt_drivers_start, dump_dt_drivers\n"
+	".globl __dt_drivers_end\n"
+	".set __dt_drivers_end, dump_dt_drivers + " STR(NR_DRIVERS) " * 40\n");
+
+/* The root interrupt controller and the console as their probes get them. */
+static void print_node(const char *what, int node)
+{
+	struct dt_device dev;
+
+	printf("%s", what);
+	if (node >= 0) {
+		dt_device_init(node, &dev);
+		printf(" %s", dev.compatible);
+		for (int i = 0; i < dev.nr_reg; i++)
+			printf(" %#llx", (unsigned long long)dev.reg[i].base);
+	}
+	printf("\n");
+}
 
 static void print_board(void)
 {
-	int i, c;
+	int i;
 
 	printf("model %s\n", board.model);
 	printf("compatible %s\n", board.compatible);
@@ -40,23 +113,12 @@ static void print_board(void)
 		       (unsigned long long)board.cpus[i].mpidr,
 		       enable_method_name(board.cpus[i].method),
 		       (unsigned long long)board.cpus[i].release_addr);
-	if (board.psci.present)
-		printf("psci %s %s\n", board.psci.compatible,
-		       board.psci.method);
-	else
+	print_node("irqchip", board.irqchip_node);
+	print_node("uart", board.stdout_node);
+	printf("stdout %s\n", board.stdout_path);
+	if (!dt_probe_class(DT_CLASS_FIRMWARE))
 		printf("psci absent\n");
-	printf("irqchip %s", board.irqchip.compatible);
-	for (i = 0; i < board.irqchip.nr_reg; i++)
-		printf(" %#llx", (unsigned long long)board.irqchip.reg[i].base);
-	printf("\n");
-	for (i = 0; i < board.timer.nr_irq; i++) {
-		printf("timer");
-		for (c = 0; c < board.timer.irq[i].nr_cells; c++)
-			printf(" %u", board.timer.irq[i].cells[c]);
-		printf("\n");
-	}
-	printf("uart %s %#llx %s\n", board.uart.compatible,
-	       (unsigned long long)board.uart.base, board.stdout_path);
+	dt_probe_class(DT_CLASS_TIMER);
 }
 
 static int boot_cpu_index(unsigned long long hw)

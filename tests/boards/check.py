@@ -2,12 +2,14 @@
 """Checks the kernel's board description against real boards' DTBs.
 
 For each board of BOARDS, board_dump (the kernel's dt_init() and
-board_init(), built natively) reads the DTB, and this script reads the same
-file on its own, from `dtc -I dtb -O dts`: CPUs and their MPIDRs,
-enable-methods and release addresses, PSCI, the interrupt controller and its
-register addresses (translated through the parent buses' ranges), the
-console UART, the timer interrupts, memory and reservations. Every fact is
-one KTAP result.
+board_init(), its matching of drivers to nodes, and the PSCI and generic
+timer drivers' node readers, built natively) reads the DTB, and this script
+reads the same file on its own, from `dtc -I dtb -O dts`: CPUs and their
+MPIDRs, enable-methods and release addresses, PSCI (the driver's), the root
+interrupt controller and its register addresses as its driver gets them
+(translated through the parent buses' ranges), the console UART, the timer
+interrupts (the driver's), memory and reservations. Every fact is one KTAP
+result.
 
 The trees as Debian ships them have no usable memory: the Pi firmware fills
 in the size-0 node, U-Boot adds a node to Rockchip and Allwinner trees. So
@@ -316,7 +318,7 @@ def run_dump(dump, dtb, mpidrs=()):
 def kernel_facts(lines):
     """The same {name: text} from board_dump's lines."""
     facts, mem, rsv, timer = {}, [], [], []
-    cpus = 0
+    cpus, uart, stdout = 0, "", ""
     for line in lines:
         key, _, rest = line.partition(" ")
         words = rest.split()
@@ -340,7 +342,9 @@ def kernel_facts(lines):
         elif key == "timer":
             timer.append(rest)
         elif key == "uart":
-            facts["uart"] = f"{words[0]} {hex(int(words[1], 0))} {words[2]}"
+            uart = f"{words[0]} {hex(int(words[1], 0))}" if len(words) > 1 else ""
+        elif key == "stdout":
+            stdout = rest
         elif key == "boot-cpu":
             mpidr, index = int(words[0], 0), int(words[1])
             if 0 <= index < cpus:
@@ -348,6 +352,7 @@ def kernel_facts(lines):
     facts["memory"] = hexes(mem)
     facts["reserved"] = hexes(rsv)
     facts["timer"] = "; ".join(timer)
+    facts["uart"] = f"{uart} {stdout}" if uart else ""
     return facts
 
 

@@ -1,16 +1,12 @@
 /*
- * The kernel services kernel/devicetree.c and kernel/board.c call, for
- * board_dump on the host, besides tests/common/dt_shim.c: vprintk to stdout
- * as "log: " lines and an empty driver table (board description only;
- * nothing is probed). No kernel logic lives here.
+ * The kernel services kernel/devicetree.c, kernel/board.c and the drivers'
+ * node readers call, for board_dump on the host, besides
+ * tests/common/dt_shim.c: vprintk to stdout as "log: " lines (the driver
+ * table is board_dump's own). No kernel logic lives here.
  */
-#include <asm/pgtable.h>
-#include <kernel/devicetree.h>
 #include <kernel/printk.h>
 #include <stdarg.h>
-#include <stdint.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "shim.h"
 
@@ -37,11 +33,3 @@ int vprintk(const char *fmt, va_list ap)
 	}
 	return n;
 }
-
-/*
- * The kernel's linker script puts these around .dt_drivers. Nothing is
- * probed here: both name the same spot, an empty table.
- */
-const struct dt_driver __dt_drivers_start[1];
-extern const struct dt_driver __dt_drivers_end[1]
-	__attribute__((alias("__dt_drivers_start")));

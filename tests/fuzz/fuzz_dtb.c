@@ -2,8 +2,9 @@
  * libFuzzer target: the input is a flattened device tree handed to the
  * kernel as the boot loader would, and read by the kernel's own code in
  * its boot order: dt_init() (header and fdt_check_full()), board_init(),
- * board_print(), dt_probe_class() for every class; then the lib/fdt.c
- * helpers and dt_read_irq() on every node of a tree dt_init() accepted.
+ * board_print(), dt_probe_class() for every class, dt_describe_devices()
+ * (the shell's `dt`); then the lib/fdt.c helpers and dt_read_irq() on
+ * every node of a tree dt_init() accepted.
  */
 #include <kernel/board.h>
 #include <kernel/devicetree.h>
@@ -19,7 +20,7 @@ static void walk_nodes(const void *fdt)
 {
 	static const char *const compat[] = {"arm,pl011", "simple-bus", NULL};
 	struct fdt_range r[8];
-	struct board_irq irq;
+	struct dt_irq irq;
 	u64 addr, size;
 	u32 v;
 	int node, depth = 0, i, n;
@@ -64,6 +65,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 			dt_probe_class(DT_CLASS_TIMER);
 			dt_probe_class(DT_CLASS_CONSOLE);
 			dt_probe_class(DT_CLASS_POWER);
+			dt_describe_devices();
 		}
 		walk_nodes(initial_boot_params);
 	}
