@@ -80,6 +80,14 @@ int sched_cpu_drain(unsigned int cpu);
  */
 void sched_delay_wakeup_onto(struct task_struct *waker, unsigned int cpu);
 bool sched_delay_wakeup_pending(void); /* set, and not taken yet */
+/*
+ * Test hook: cpu's idle thread, in idle_balance() after it found cpu
+ * active and a queue to pull from, waits (IRQs on, as the idle loop runs)
+ * until cpu is told to die (after sched:drain), or 2 s, before it takes
+ * the run-queue locks. One shot; -1: off.
+ */
+void sched_delay_idle_pull(int cpu);
+bool sched_delay_idle_pull_pending(void); /* set, and not taken yet */
 int idle_thread_prepare(unsigned int cpu);
 int idle_thread_release(unsigned int cpu);
 int kthreads_park_cpu(unsigned int cpu);

@@ -6,6 +6,7 @@
 #include <kernel/cpu.h>
 #include <kernel/cpuhp.h>
 #include <kernel/rcupdate.h>
+#include <kernel/time.h>
 #include <kernel/timer.h>
 #include "sched.h"
 
@@ -35,19 +36,62 @@ static struct rq *find_busiest(struct rq *me)
 	return busiest;
 }
 
+static int delay_pull_cpu = -1;
+
+void sched_delay_idle_pull(int cpu)
+{
+	WRITE_ONCE(delay_pull_cpu, cpu);
+	if (cpu >= 0)
+		resched_cpu(
+			cpu); /* out of a tickless WFI, into idle_balance() */
+}
+
+bool sched_delay_idle_pull_pending(void)
+{
+	return READ_ONCE(delay_pull_cpu) >= 0;
+}
+
+/*
+ * The hook's wait, IRQs on and preempt_count zero, as the idle loop runs:
+ * its ticks report quiescent states, so the grace period of rcu:sync ends
+ * and the drain passes under it. The bound keeps a test gone wrong from
+ * hanging.
+ */
+static void delay_idle_pull(void)
+{
+	u64 end = ktime_get_ns() + 2000000000ULL;
+
+	WRITE_ONCE(delay_pull_cpu, -1);
+	while (!cpu_should_die() && ktime_get_ns() < end)
+		cpu_relax();
+}
+
 /* Pull one waiting thread to this idle CPU; true if one came. */
 bool idle_balance(struct rq *me)
 {
 	struct rq *busiest = find_busiest(me);
-	struct task_struct *p;
+	struct task_struct *p = NULL;
 	unsigned long flags;
 	bool moved = false;
 
 	if (!busiest || !cpu_active(me->cpu))
 		return false;
+	if (unlikely(READ_ONCE(delay_pull_cpu) == (int)me->cpu))
+		delay_idle_pull();
 	local_irq_save(flags);
 	double_rq_lock(me, busiest);
-	p = find_movable(busiest, me);
+	/*
+	 * Again under the lock (Linux checks cpu_active() in
+	 * can_migrate_task() under both run-queue locks): the check above is
+	 * no read-side section, since a tick in the idle loop at
+	 * preempt_count zero reports a quiescent state. A CPU that loses its
+	 * active bit in between could otherwise pull a thread after
+	 * rcu:sync and sched:drain, with nothing left to move it off. With
+	 * IRQs off from here to the enqueue, rcu:sync waits for this section
+	 * or it sees the bit clear.
+	 */
+	if (cpu_active(me->cpu))
+		p = find_movable(busiest, me);
 	if (p) {
 		move_queued_task(busiest, me, p);
 		moved = true;

@@ -344,6 +344,96 @@ static void hotplug_late_waker_drained(struct kunit *test)
 }
 
 /*
+ * Found while verifying issue 15: an idle CPU checked its active bit in
+ * idle_balance() before taking the run-queue locks, and that check is no
+ * read-side section (a tick in the idle loop is a quiescent state). The
+ * hook holds CPU cpu's idle thread between the check and the locks until
+ * cpu is told to die, after rcu:sync and sched:drain; threads that may
+ * run on cpu wait on another CPU's queue meanwhile. Pulled then, a
+ * spinner would keep cpu from its idle loop and the down would fail.
+ */
+#define PULL_SPINNERS 3
+
+struct idle_pull {
+	struct cpumask home;
+	volatile bool stop;
+	volatile int ran_on[PULL_SPINNERS]; /* CPU number + 1 */
+	volatile bool on_cpu_after; /* ran on the CPU after its down */
+	unsigned int cpu;
+	volatile bool downed;
+	struct completion done;
+};
+
+static struct idle_pull ip;
+
+static int pull_spinner(void *arg)
+{
+	int i = (int)(long)arg;
+
+	set_cpus_allowed(current, &ip.home);
+	while (!ip.stop) {
+		unsigned int me = raw_smp_processor_id();
+
+		ip.ran_on[i] = me + 1;
+		if (ip.downed && me == ip.cpu)
+			ip.on_cpu_after = true;
+	}
+	complete(&ip.done);
+	return 0;
+}
+
+static void hotplug_idle_pull_after_drain(struct kunit *test)
+{
+	unsigned int cpu = nr_cpu_ids - 1, me = 0, other = 1;
+	struct task_struct *t[PULL_SPINNERS];
+	struct cpumask one, both;
+	u64 end;
+	int err, i;
+
+	if (!have_down_cpus(test, 3))
+		return;
+	cpumask_clear(&one);
+	cpumask_set_cpu(me, &one);
+	KUNIT_ASSERT_EQ(test, set_cpus_allowed(current, &one), 0);
+	ip = (struct idle_pull){.cpu = cpu};
+	init_completion(&ip.done);
+	cpumask_set_cpu(other, &ip.home);
+	/* Three on CPU other: two wait on its queue, the busiest. */
+	for (i = 0; i < PULL_SPINNERS; i++) {
+		t[i] = kthread_run(pull_spinner, (void *)(long)i, "pull/%d", i);
+		KUNIT_ASSERT_NOT_NULL(test, t[i]);
+	}
+	for (i = 0; i < PULL_SPINNERS; i++)
+		while (ip.ran_on[i] != (int)other + 1)
+			msleep(1);
+	sched_delay_idle_pull(cpu);
+	end = ktime_get_ns() + 2000000000ULL;
+	while (sched_delay_idle_pull_pending() && ktime_get_ns() < end)
+		msleep(1);
+	if (sched_delay_idle_pull_pending())
+		kunit_info(test, "CPU%u's idle thread did not reach the hook",
+			   cpu);
+	/* Movable to cpu now: its idle thread decides in the hook. */
+	cpumask_copy(&both, &ip.home);
+	cpumask_set_cpu(cpu, &both);
+	for (i = 0; i < PULL_SPINNERS; i++)
+		set_cpus_allowed(t[i], &both);
+	err = cpu_down(cpu);
+	ip.downed = true;
+	sched_delay_idle_pull(-1);
+	KUNIT_EXPECT_EQ(test, err, 0);
+	KUNIT_EXPECT_FALSE(test, cpu_online(cpu));
+	msleep(20);
+	KUNIT_EXPECT_FALSE(test, ip.on_cpu_after);
+	ip.stop = true;
+	for (i = 0; i < PULL_SPINNERS; i++)
+		wait_for_completion(&ip.done);
+	if (!cpu_online(cpu))
+		KUNIT_EXPECT_EQ(test, cpu_up(cpu), 0);
+	set_cpus_allowed(current, cpu_possible_mask);
+}
+
+/*
  * Can a thread take down the CPU it runs on? Its grace-period wait must
  * not queue on that CPU, whose rcuc thread is parked by then (with
  * hotplug.gp=normal, synchronize_rcu()'s callback would never run).
@@ -426,6 +516,7 @@ static const struct kunit_case hotplug_cases[] = {
 	KUNIT_CASE(hotplug_moves_threads_timers_irqs),
 	KUNIT_CASE(hotplug_up_cpu_ticks_again),
 	KUNIT_CASE(hotplug_late_waker_drained),
+	KUNIT_CASE(hotplug_idle_pull_after_drain),
 	KUNIT_CASE(hotplug_down_own_cpu),
 	KUNIT_CASE(hotplug_down_ends_under_busy_reader),
 	KUNIT_CASE(hotplug_boot_cpu),
