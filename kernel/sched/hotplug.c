@@ -12,6 +12,7 @@
 #include <kernel/smp.h>
 #include <kernel/time.h>
 #include <lib/errno.h>
+#include <kernel/timer.h>
 #include "sched.h"
 
 /*
@@ -91,6 +92,8 @@ int sched_cpu_drain(unsigned int cpu)
 {
 	struct rq *rq = cpu_rq(cpu);
 	u64 deadline = ktime_get_ns() + DRAIN_TIMEOUT_MS * 1000000ULL;
+	/* For the report: was the CPU switching (and ticking) meanwhile? */
+	u64 switches = READ_ONCE(rq->nr_switches), ticks = tick_count_cpu(cpu);
 
 	for (int spins = 0; !rq_drained(rq); spins++) {
 		push_queued_tasks(rq);
@@ -106,10 +109,15 @@ int sched_cpu_drain(unsigned int cpu)
 
 			pr_err("CPU%u: threads did not leave within %d ms "
 			       "(running %s, pid %d, preempt_count %#x; %u "
-			       "queued)\n",
+			       "queued; %llu switches and %llu ticks there "
+			       "meanwhile)\n",
 			       cpu, DRAIN_TIMEOUT_MS, curr->comm, curr->pid,
 			       READ_ONCE(curr->preempt_count),
-			       READ_ONCE(rq->nr_queued));
+			       READ_ONCE(rq->nr_queued),
+			       (unsigned long long)(READ_ONCE(rq->nr_switches) -
+						    switches),
+			       (unsigned long long)(tick_count_cpu(cpu) -
+						    ticks));
 			cpumask_clear(&one);
 			cpumask_set_cpu(cpu, &one);
 			smp_send_backtrace(&one);
