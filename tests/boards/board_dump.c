@@ -22,6 +22,7 @@
 
 #include "../../drivers/clocksource/arm_arch_timer_node.h"
 #include "../../drivers/firmware/psci_node.h"
+#include "../common/dt_shim.h"
 #include "shim.h"
 
 /*
@@ -65,18 +66,7 @@ const struct dt_driver dump_dt_drivers[NR_DRIVERS] = {
 	{"arch_timer", DT_CLASS_TIMER, arch_timer_compat, dump_timer, NULL},
 };
 
-/*
- * kernel/devicetree.c walks [__dt_drivers_start, __dt_drivers_end), which
- * the kernel's linker script places around the .dt_drivers section; here
- * both name the ends of the table above.
- */
-#define STR_(x) #x
-#define STR(x) STR_(x)
-_Static_assert(sizeof(struct dt_driver) == 40, "the asm assumes 40 bytes");
-__asm__(".globl __dt_drivers_start\n"
-	".set __dt_drivers_start, dump_dt_drivers\n"
-	".globl __dt_drivers_end\n"
-	".set __dt_drivers_end, dump_dt_drivers + " STR(NR_DRIVERS) " * 40\n");
+DT_SHIM_DRIVER_TABLE(dump_dt_drivers, NR_DRIVERS);
 
 /* The root interrupt controller and the console as their probes get them. */
 static void print_node(const char *what, int node)

@@ -14,6 +14,7 @@
 
 #include "../../drivers/clocksource/arm_arch_timer_node.h"
 #include "../../drivers/firmware/psci_node.h"
+#include "../common/dt_shim.h"
 #include "fuzz.h"
 
 /*
@@ -96,16 +97,4 @@ const struct dt_driver fuzz_dt_drivers[FUZZ_NR_DRIVERS] = {
 	{"fuzz_power", DT_CLASS_POWER, power_compat, fuzz_probe, fuzz_describe},
 };
 
-/*
- * kernel/devicetree.c walks [__dt_drivers_start, __dt_drivers_end), which
- * the kernel's linker script places around the .dt_drivers section; here
- * both name the ends of the array above.
- */
-#define STR_(x) #x
-#define STR(x) STR_(x)
-_Static_assert(sizeof(struct dt_driver) == 40, "the asm assumes 40 bytes");
-__asm__(".globl __dt_drivers_start\n"
-	".set __dt_drivers_start, fuzz_dt_drivers\n"
-	".globl __dt_drivers_end\n"
-	".set __dt_drivers_end, fuzz_dt_drivers + " STR(
-		FUZZ_NR_DRIVERS) " * 40\n");
+DT_SHIM_DRIVER_TABLE(fuzz_dt_drivers, FUZZ_NR_DRIVERS);
