@@ -18,6 +18,11 @@ SHIM_ADDR=0x40100000
 # (QEMU keeps the start of RAM for its own boot stub).
 KERNEL_ADDR=0x40200000
 DTB_ADDR=0x44000000             # 64 MiB above RAM start: clear of the kernel
+# raspi3b --firmware tfa: the armstub at 0 (tools/tfa/), the Image where the
+# Pi firmware puts it, the tree 48 MiB up, clear of kernel and TF-A.
+TFA_KERNEL_ADDR=0x80000
+TFA_DTB_ADDR=0x03000000
+QEMU_CNT_FREQ=62500000          # QEMU 7.2's generic counter on every board
 
 usage() {
   cat <<'EOF'
@@ -31,6 +36,12 @@ Quit by hand with Ctrl-A X.
   --machine virt|raspi3b  board (default virt; raspi3b has 1G and 4 CPUs,
                           enters at EL2, ends by watchdog reset; its DTB,
                           Debian's, is fetched once into build/dtbs/)
+  --firmware tfa          raspi3b: PSCI from Trusted Firmware-A (Debian's
+                          rpi3 bl31.bin at EL3, entered through our armstub,
+                          tools/tfa/) instead of the spin table; the tree
+                          gets a psci node and TF-A's memory reserved
+  --el1                   raspi3b --firmware tfa: TF-A enters the kernel at
+                          EL1 (default EL2)
   --console pl011|miniuart
                           raspi3b's console (default pl011: the DTB's
                           stdout-path is changed to name it); miniuart:
@@ -130,7 +141,7 @@ raspi3b_dtb() {
 # ---- options ----------------------------------------------------------------
 
 machine=virt smp=4 gic=2 el2=0 cpu=cortex-a53 mem=256M
-append="" append_set=0 uboot=0 bad_dtb="" dtb="" dump_dtb=""
+append="" append_set=0 uboot=0 bad_dtb="" dtb="" dump_dtb="" firmware="" el1=0
 image=$build/Image gdb=0 gdb_port=1234 timeout_s="" extra=()
 smp_set=0 mem_set=0 cpu_set=0 gic_set=0 console=pl011
 
@@ -143,6 +154,8 @@ while [ $# -gt 0 ]; do
     --smp)      need_arg "$@"; smp=$2; smp_set=1; shift ;;
     --gic)      need_arg "$@"; gic=$2; gic_set=1; shift ;;
     --el2)      el2=1 ;;
+    --el1)      el1=1 ;;
+    --firmware) need_arg "$@"; firmware=$2; shift ;;
     --cpu)      need_arg "$@"; cpu=$2; cpu_set=1; shift ;;
     --mem)      need_arg "$@"; mem=$2; mem_set=1; shift ;;
     --append)   need_arg "$@"; append=$2; append_set=1; shift ;;
@@ -178,6 +191,15 @@ done
 [[ "$gdb_port" =~ ^[1-9][0-9]*$ ]] && [ "$gdb_port" -le 65535 ] ||
   die "--gdb-port wants a TCP port (1-65535), not '$gdb_port'"
 
+case "$firmware" in
+  "") [ "$el1" = 0 ] || die "--el1 goes with --firmware tfa" ;;
+  tfa)
+    [ "$machine" = raspi3b ] ||
+      die "--firmware tfa is raspi3b only (virt's PSCI is QEMU's own)"
+    [ -z "$dtb" ] || die "--firmware tfa edits the Pi 3 tree itself; drop --dtb" ;;
+  *) die "--firmware wants tfa, not '$firmware'" ;;
+esac
+
 case "$machine" in
   virt)
     [ "$console" = pl011 ] || die "--console $console is raspi3b only (virt has a PL011)"
@@ -197,6 +219,7 @@ case "$machine" in
     [ "$uboot" = 0 ] || die "--uboot is only wired up for virt"
     [ -z "$bad_dtb" ] || die "--bad-dtb uses virt's memory map; it is virt only"
     [ "$el2" = 0 ] || echo "qemu.sh: note: raspi3b always enters at EL2" >&2
+    [ "$firmware" = tfa ] || [ "$el1" = 0 ] || die "--el1 goes with --firmware tfa"
     smp=4 mem=1G machine_opts=raspi3b
     case "$console" in
       pl011)    [ -n "$dtb" ] || dtb=$(raspi3b_dtb) ;;
@@ -230,6 +253,37 @@ build_shim() {
   aarch64-linux-gnu-objcopy -O binary "$tmp.elf" "$tmp"
   rm -f "$tmp.o" "$tmp.elf"
   mv -f "$tmp" "$out"           # atomic: parallel runs may race here
+}
+
+# raspi3b --firmware tfa: the armstub (stub + checked, QEMU-patched
+# bl31.bin) and the Pi 3 tree edited for PSCI with the command line in it,
+# rebuilt when stale; one tree per (tree, command line) pair so parallel
+# boots do not collide. Sets tfa_stub and tfa_dtb.
+tfa_files() {
+  local key el=el2
+  [ "$el1" = 0 ] || el=el1
+  tfa_stub=$build/tfa/armstub-rpi3-qemu-$el.bin
+  if ! up_to_date "$tfa_stub" "$root"/tools/tfa/* "$0"; then
+    "$root/tools/tfa/tfa.sh" armstub rpi3 "$tfa_stub" --qemu \
+      --dtb-addr "$TFA_DTB_ADDR" $([ "$el1" = 0 ] || echo --el1) >&2 ||
+      die "cannot build the TF-A armstub (tools/tfa/tfa.sh)"
+  fi
+  key=$(printf '%s\n%s' "$dtb" "$append" | cksum | cut -d' ' -f1)
+  tfa_dtb=$build/tfa/rpi3-psci-$key.dtb
+  if ! up_to_date "$tfa_dtb" "$dtb" "$root/tools/tfa/tfa.sh" "$0"; then
+    "$root/tools/tfa/tfa.sh" dtb "$dtb" "$tfa_dtb.tmp.$$" "$append" ||
+      die "cannot edit $dtb for TF-A (tools/tfa/tfa.sh)"
+    # TF-A writes the Pi 3's 19.2 MHz into CNTFRQ_EL0, but QEMU's raspi3b
+    # counter runs at QEMU's 62.5 MHz whatever CNTFRQ says: the timer
+    # binding's clock-frequency tells the kernel the rate it really has.
+    fdtput -t u "$tfa_dtb.tmp.$$" /timer clock-frequency "$QEMU_CNT_FREQ" ||
+      die "cannot set /timer clock-frequency in $tfa_dtb"
+    # The memory the GPU firmware would fill in (QEMU's own loader does
+    # so for -kernel): 1 GiB less the 64 MiB the VideoCore keeps on top.
+    fdtput -t x "$tfa_dtb.tmp.$$" /memory@0 reg 0 3c000000 ||
+      die "cannot set /memory@0 reg in $tfa_dtb"
+    mv -f "$tfa_dtb.tmp.$$" "$tfa_dtb"
+  fi
 }
 
 # Builds, if stale, the U-Boot disk for $image + $append; prints its path.
@@ -291,7 +345,12 @@ else
   cmd+=(-serial mon:stdio)
 fi
 
-if [ -n "$dump_dtb" ]; then
+if [ -n "$dump_dtb" ] && [ "$firmware" = tfa ]; then
+  tfa_files
+  mkdir -p "$(dirname "$dump_dtb")"
+  cp "$tfa_dtb" "$dump_dtb"
+  exit 0
+elif [ -n "$dump_dtb" ]; then
   mkdir -p "$(dirname "$dump_dtb")"
   cmd=(qemu-system-aarch64 -machine "$machine_opts,dumpdtb=$dump_dtb"
        "${machine_args[@]:2}" -nographic -kernel "$image")
@@ -308,6 +367,12 @@ elif [ "$uboot" = 1 ]; then
   cmd+=(-bios "$UBOOT_BIN" -dtb "$uboot_fdt"
         -drive "if=none,format=raw,file=$disk,id=bootdisk,readonly=on"
         -device "virtio-blk-device,drive=bootdisk")
+elif [ "$firmware" = tfa ]; then
+  # No -kernel: every core resets at 0 in EL3, as on a Pi with an armstub.
+  tfa_files
+  cmd+=(-device "loader,file=$tfa_stub,addr=0,force-raw=on"
+        -device "loader,file=$image,addr=$TFA_KERNEL_ADDR,force-raw=on"
+        -device "loader,file=$tfa_dtb,addr=$TFA_DTB_ADDR,force-raw=on")
 elif [ -n "$bad_dtb" ]; then
   if [ "$bad_dtb" = none ]; then
     shim=$build/boot-shim-nodtb.bin

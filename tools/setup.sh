@@ -24,6 +24,8 @@ say() { if [ "$quiet" = 0 ]; then echo "setup.sh: $*"; fi; }
 # What we need, as "kind:thing:debian-package" triples. kind is `cmd` (a
 # program on PATH) or `file` (a path that must exist). libfdt comes prebuilt
 # for arm64 from Debian (see docs in design notes): the kernel links it.
+# Trusted Firmware-A's Raspberry Pi BL31 (qemu.sh --firmware tfa, the TF-A
+# SD cards) is packaged for arm64 only.
 REQUIREMENTS=(
   "cmd:aarch64-linux-gnu-gcc:gcc-aarch64-linux-gnu"
   "cmd:aarch64-linux-gnu-as:binutils-aarch64-linux-gnu"
@@ -50,6 +52,7 @@ REQUIREMENTS=(
   "cmd:timeout:coreutils"
   "cmd:spin:spin"
   "cmd:gnuplot:gnuplot-nox"
+  "file:/usr/lib/arm-trusted-firmware/rpi3/bl31.bin:arm-trusted-firmware:arm64"
 )
 
 # Fills the global arrays `missing` (what is absent) and `packages` (the
@@ -90,17 +93,18 @@ fi
 if [ "$can_apt" = 0 ]; then
   cat >&2 <<EOF
 setup.sh: cannot install them here (needs root and apt-get). On Debian 12, run:
-  sudo dpkg --add-architecture arm64     # only for libfdt-dev:arm64
+  sudo dpkg --add-architecture arm64     # for the :arm64 packages
   sudo apt-get update
   sudo apt-get install ${packages[*]}
 EOF
   exit 1
 fi
 
-# libfdt-dev:arm64 needs the arm64 architecture unless we already are arm64.
+# libfdt-dev:arm64 and arm-trusted-firmware:arm64 (architecture-specific
+# packages of target files) need the arm64 architecture unless we are arm64.
 native_arch=$(dpkg --print-architecture)
 case " ${packages[*]} " in
-  *" libfdt-dev:arm64 "*)
+  *":arm64 "*)
     if [ "$native_arch" != arm64 ] &&
        ! dpkg --print-foreign-architectures | grep -qx arm64; then
       say "adding the arm64 architecture to dpkg"

@@ -21,6 +21,7 @@
 #define ARCH_TIMER_CTRL_IT_STAT BIT(2)
 
 static struct arch_timer_node arch_timer_dt;
+u64 arch_timer_rate;
 static struct clock_event_device arch_timer_evt;
 static unsigned int arch_timer_irq_type;
 
@@ -78,6 +79,13 @@ static int arch_timer_probe(const struct dt_device *dev)
 		pr_err("%s: no usable virtual timer interrupt\n", dev->name);
 		return -EINVAL;
 	}
+	if (arch_timer_dt.clock_frequency) {
+		pr_warn("%s: clock-frequency %u Hz overrides CNTFRQ_EL0 (%llu "
+			"Hz): the firmware set the counter's rate wrong\n",
+			dev->name, arch_timer_dt.clock_frequency,
+			(unsigned long long)read_sysreg(cntfrq_el0));
+		WRITE_ONCE(arch_timer_rate, arch_timer_dt.clock_frequency);
+	}
 	evt->freq = arch_timer_get_freq();
 	if (!evt->freq) {
 		pr_err("CNTFRQ_EL0 is 0: firmware did not set the frequency\n");
@@ -115,6 +123,9 @@ static void arch_timer_describe(const struct dt_device *dev)
 			pr_cont("%s%u", c ? " " : "", irq->cells[c]);
 		pr_cont(">");
 	}
+	if (arch_timer_dt.clock_frequency)
+		pr_cont(", clock-frequency %u Hz",
+			arch_timer_dt.clock_frequency);
 	pr_cont("\n");
 }
 

@@ -12,6 +12,7 @@
 struct arch_timer_node {
 	struct dt_irq irq[ARCH_TIMER_NR_IRQS]; /* enum arch_timer_irq order */
 	int nr_irq; /* the first nr_irq were readable */
+	u32 clock_frequency; /* the node's override of CNTFRQ, or 0 */
 };
 
 /* The compatible strings the driver binds to. */

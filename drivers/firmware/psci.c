@@ -37,6 +37,7 @@
 #define PSCI_0_2_FN_MIGRATE_INFO_TYPE 0x84000006
 #define PSCI_0_2_FN64_MIGRATE_INFO_UP_CPU 0xc4000007
 #define PSCI_0_2_FN_SYSTEM_OFF 0x84000008
+#define PSCI_1_0_FN_PSCI_FEATURES 0x8400000a
 
 /* MIGRATE_INFO_TYPE: a Trusted OS lives on one CPU (0: may migrate,
  * 1: may not); 2 means no Trusted OS needs any CPU. */
@@ -51,6 +52,9 @@ static struct {
 	struct psci_node node;
 	u32 version; /* PSCI_VERSION(major, minor); 0 until probed */
 	smccc_fn invoke;
+	smccc_res_fn invoke_res;
+	u32 smccc_version; /* SMCCC_VERSION's answer; 0x10000 (1.0) if none */
+	u32 uid[4]; /* Standard Service UID; uid[0] = ~0U: none */
 	u32 cpu_on, cpu_off, affinity_info, system_off; /* 0: absent */
 	u32 migrate_info_type, migrate_info_up_cpu;
 } psci;
@@ -74,14 +78,50 @@ u32 psci_version(void)
 	return psci.version;
 }
 
+/*
+ * Who answers: the Standard Service UID names the implementation of the
+ * Arm standard calls (PSCI among them). TF-A answers with its own; QEMU's
+ * built-in PSCI does not implement the call.
+ */
+static const struct {
+	u32 uid[4];
+	const char *name;
+} psci_firmwares[] = {
+	{{0x108d905b, 0x47e8f863, 0xfbc02dae, 0xe2f64156},
+	 "Trusted Firmware-A"},
+};
+
+const char *psci_firmware_name(void)
+{
+	for (unsigned int i = 0; i < ARRAY_SIZE(psci_firmwares); i++)
+		if (!memcmp(psci.uid, psci_firmwares[i].uid, sizeof(psci.uid)))
+			return psci_firmwares[i].name;
+	return NULL;
+}
+
 void psci_print_info(void)
 {
-	if (psci_available())
-		printk(KERN_INFO "PSCI: version %u.%u, conduit %s\n",
-		       PSCI_VERSION_MAJOR(psci.version),
-		       PSCI_VERSION_MINOR(psci.version), psci.node.method);
-	else
+	const char *name = psci_firmware_name();
+	const u8 *b = (const u8 *)psci.uid; /* UID bytes 0..15 (SMCCC) */
+	const u32 *w = psci.uid;
+
+	if (!psci_available()) {
 		printk(KERN_INFO "PSCI: not present\n");
+		return;
+	}
+	printk(KERN_INFO "PSCI: version %u.%u, conduit %s, SMCCC %u.%u",
+	       PSCI_VERSION_MAJOR(psci.version),
+	       PSCI_VERSION_MINOR(psci.version), psci.node.method,
+	       psci.smccc_version >> 16, psci.smccc_version & 0xffff);
+	if (psci.uid[0] == ~0U) {
+		pr_cont(", firmware unnamed (no Standard Service UID)\n");
+		return;
+	}
+	/* The UUID's text form: its first three fields are numbers. */
+	pr_cont(", firmware %s (Standard Service UID "
+		"%08x-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x)\n",
+		name ? name : "unknown", w[0], w[1] & 0xffff, w[1] >> 16, b[8],
+		b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
 }
 
 const char *psci_error_name(int err)
@@ -191,13 +231,39 @@ static void psci_system_off(void)
 	pr_emerg("SYSTEM_OFF returned %d (%s)\n", err, psci_error_name(err));
 }
 
+/* PSCI 1.0's PSCI_FEATURES: 0 (or flags >= 0) if fn is implemented. */
+int psci_features(u32 fn)
+{
+	if (psci.version < PSCI_VERSION(1, 0))
+		return PSCI_RET_NOT_SUPPORTED;
+	return psci_call(PSCI_1_0_FN_PSCI_FEATURES, fn, 0, 0);
+}
+
+/* The SMCCC version and the Standard Service UID, for the banner. */
+static void psci_identify(void)
+{
+	struct arm_smccc_res res;
+
+	psci.smccc_version = 0x10000;
+	if (psci_features(ARM_SMCCC_VERSION_FUNC_ID) >= 0)
+		psci.smccc_version =
+			(u32)psci_call(ARM_SMCCC_VERSION_FUNC_ID, 0, 0, 0);
+	psci.invoke_res(ARM_SMCCC_STD_SVC_UID, 0, 0, 0, &res);
+	psci.uid[0] = (u32)res.a0;
+	psci.uid[1] = (u32)res.a1;
+	psci.uid[2] = (u32)res.a2;
+	psci.uid[3] = (u32)res.a3;
+}
+
 static int psci_probe(const struct dt_device *dev)
 {
 	psci_read_node(dev, &psci.node);
 	if (!strcmp(psci.node.method, "hvc")) {
 		psci.invoke = arm_smccc_hvc;
+		psci.invoke_res = arm_smccc_hvc_res;
 	} else if (!strcmp(psci.node.method, "smc")) {
 		psci.invoke = arm_smccc_smc;
+		psci.invoke_res = arm_smccc_smc_res;
 	} else {
 		pr_err("unknown conduit method '%s'\n", psci.node.method);
 		return -EINVAL;
@@ -215,6 +281,7 @@ static int psci_probe(const struct dt_device *dev)
 		return 0;
 	}
 	psci.version = (u32)psci_call(PSCI_0_2_FN_VERSION, 0, 0, 0);
+	psci_identify();
 	psci.cpu_on = PSCI_0_2_FN64_CPU_ON;
 	psci.cpu_off = PSCI_0_2_FN_CPU_OFF;
 	psci.affinity_info = PSCI_0_2_FN64_AFFINITY_INFO;

@@ -32,8 +32,14 @@
 bool psci_available(void);
 /* The firmware's PSCI version, PSCI_VERSION(); 0 without PSCI. */
 u32 psci_version(void);
-/* The boot banner's line: version and conduit, or "not present". */
+/* The boot banner's line: version, conduit, SMCCC version and who
+ * answers (the Standard Service UID), or "not present". */
 void psci_print_info(void);
+/* The firmware the Standard Service UID names ("Trusted Firmware-A"), or
+ * NULL when it has none or one this kernel does not know. */
+const char *psci_firmware_name(void);
+/* PSCI_FEATURES(fn): >= 0 if implemented; NOT_SUPPORTED before PSCI 1.0. */
+int psci_features(u32 fn);
 int psci_cpu_on(u64 mpidr, phys_addr_t entry, u64 context);
 /* Powers the calling CPU off; returns only if the firmware refused. */
 int psci_cpu_off(void);

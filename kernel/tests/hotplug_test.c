@@ -11,6 +11,7 @@
 #include <kernel/kunit.h>
 #include <kernel/mm.h>
 #include <kernel/percpu.h>
+#include <kernel/psci.h>
 #include <kernel/rcupdate.h>
 #include <kernel/sched.h>
 #include <kernel/smp.h>
@@ -462,6 +463,10 @@ static void hotplug_boot_cpu(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, cpu_down(0), 0);
 	KUNIT_EXPECT_FALSE(test, cpu_online(0));
 	KUNIT_EXPECT_NE(test, raw_smp_processor_id(), 0);
+	/* The firmware agrees (TF-A's core 0 goes to its own hold state). */
+	if (psci_checkable())
+		KUNIT_EXPECT_EQ(test, psci_affinity_info(cpu_logical_map(0)),
+				PSCI_AFFINITY_OFF);
 	KUNIT_EXPECT_EQ(test, cpu_up(0), 0);
 	KUNIT_EXPECT_TRUE(test, cpu_online(0));
 }

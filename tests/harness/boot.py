@@ -26,7 +26,10 @@ def banner_expectations(boot):
     `CPUs: N` counts the CPUs the device tree lists (on virt, --smp), not
     the ones that came online: a boot where one fails still lists them all."""
     raspi = qemu_option(boot.qemu, "--machine", "virt") == "raspi3b"
-    el2 = "--el2" in boot.qemu or raspi
+    # raspi3b: spin table, or PSCI from TF-A at EL3 (--firmware tfa), over
+    # SMC whichever EL TF-A enters the kernel at (--el1: EL1).
+    tfa = qemu_option(boot.qemu, "--firmware", "") == "tfa"
+    el2 = ("--el2" in boot.qemu or raspi) and "--el1" not in boot.qemu
     # raspi3b: of its 1 GiB, QEMU keeps the top 64 MiB for the VideoCore
     # (vcram-size) and puts the rest in the DTB's /memory.
     mem = "960M" if raspi else qemu_option(boot.qemu, "--mem", "256M")
@@ -35,10 +38,11 @@ def banner_expectations(boot):
         "el": (r"\bEntered at EL(\d)\b", "2" if el2 else "1"),
         "memory": (r"\bMemory: (\d+) MiB\b", str(mebibytes(mem))),
         "cpus": (r"^CPUs: (\d+)\b", cpus),
-        "psci": (r"\bPSCI: version \d+\.\d+, conduit (hvc|smc)\b", "smc" if el2 else "hvc"),
+        "psci": (r"\bPSCI: version \d+\.\d+, conduit (hvc|smc)\b",
+                 "smc" if el2 or tfa else "hvc"),
     }
     return [(what, *table[what]) for what in boot.banner
-            if not (raspi and what == "psci")]      # raspi3b: spin table
+            if not (raspi and not tfa and what == "psci")]
 
 
 def banner_checks(boot, lines):

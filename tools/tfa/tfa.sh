@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# Trusted Firmware-A (Debian's arm-trusted-firmware) as the Raspberry Pi's
+# PSCI firmware: builds the armstub a Pi's GPU firmware (or qemu.sh) loads
+# at address 0, and edits a Pi device tree so the kernel uses PSCI and
+# keeps off TF-A's memory. Used by qemu.sh --firmware tfa and by
+# tools/mksdcard.sh FIRMWARE=tfa; docs/boards.md tells the story.
+#
+# Usage:
+#   tools/tfa/tfa.sh armstub rpi3|rpi4 OUT [--qemu] [--el1] [--dtb-addr A]
+#       rpi3: tools/tfa/rpi3-armstub.S + bl31.bin in one file (with --qemu,
+#       bl31.bin carries the checked QEMU-only RMR_EL3 workaround, and the
+#       device tree address A and the kernel entry 0x80000 are built in);
+#       rpi4: Debian's rpi4 bl31.bin, which is an armstub itself.
+#   tools/tfa/tfa.sh dtb IN OUT [BOOTARGS]
+#       IN with PSCI (method smc) as every CPU's enable-method, TF-A's
+#       memory reserved, and /chosen/bootargs = BOOTARGS if given.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+TFA_DIR=${TFA_DIR:-/usr/lib/arm-trusted-firmware}
+# TF-A's memory on the Pi 3 (plat/rpi/rpi3 platform_def.h: 16 MiB at
+# 256 MiB, secure "SRAM" then secure DRAM) and on the Pi 4 (BL31 in the
+# first 512 KiB, which the stock tree's /memreserve/ 0 0x1000 does not
+# cover).
+RPI3_TFA_MEM="0x10000000 0x1000000"
+RPI4_TFA_MEM="0x0 0x80000"
+
+die() { echo "tfa.sh: $*" >&2; exit 1; }
+
+need_bl31() {
+  local f=$TFA_DIR/$1/bl31.bin
+  [ -f "$f" ] || die "$f not found: install Debian's arm-trusted-firmware (tools/setup.sh does)"
+  echo "$f"
+}
+
+armstub() {
+  local board=$1 out=$2 qemu=0 el1=0 dtb_addr=0 bl31 tmp
+  shift 2
+  while [ $# -gt 0 ]; do
+    case "$1" in
+      --qemu) qemu=1 ;;
+      --el1) el1=1 ;;
+      --dtb-addr) dtb_addr=$2; shift ;;
+      *) die "armstub: unknown option '$1'" ;;
+    esac
+    shift
+  done
+  bl31=$(need_bl31 "$board")
+  tmp=$out.tmp.$$
+  mkdir -p "$(dirname "$out")"
+  case "$board" in
+    rpi4)
+      [ "$qemu" = 0 ] || die "QEMU 7.2 has no Raspberry Pi 4 model"
+      cp "$bl31" "$tmp" ;;
+    rpi3)
+      local blob=$bl31 defs=(--defsym "BL31_SIZE=$(stat -c %s "$bl31")")
+      if [ "$qemu" = 1 ]; then
+        aarch64-linux-gnu-as -o "$tmp.r.o" "$here/rmr-reset.S"
+        aarch64-linux-gnu-objcopy -O binary "$tmp.r.o" "$tmp.r.bin"
+        python3 "$here/patch_bl31_qemu.py" "$bl31" "$tmp.r.bin" "$tmp.bl31" >&2 ||
+          { rm -f "$tmp".*; exit 1; }
+        blob=$tmp.bl31
+        defs+=(--defsym "DTB_ADDR=$dtb_addr" --defsym KERNEL_ADDR=0x80000 --defsym CNT_FREQ=0)
+      fi
+      [ "$el1" = 0 ] || defs+=(--defsym ENTER_EL1=1)
+      aarch64-linux-gnu-as "${defs[@]}" -o "$tmp.o" "$here/rpi3-armstub.S"
+      aarch64-linux-gnu-ld -Ttext=0 -e _start -o "$tmp.elf" "$tmp.o"
+      aarch64-linux-gnu-objcopy -O binary "$tmp.elf" "$tmp.stub"
+      cat "$tmp.stub" "$blob" >"$tmp"
+      rm -f "$tmp".r.o "$tmp".r.bin "$tmp".bl31 "$tmp".o "$tmp".elf "$tmp".stub ;;
+    *) die "armstub: board rpi3 or rpi4, not '$board'" ;;
+  esac
+  mv -f "$tmp" "$out"
+}
+
+# fdtput with the failing call named.
+put() { fdtput "$@" || die "cannot edit $tree: fdtput $*"; }
+
+edit_dtb() {
+  local in=$1 out=$2 bootargs=${3-} mem cells node cpu
+  tree=$out.tmp.$$
+  [ -f "$in" ] || die "$in not found"
+  fdtget "$in" / compatible >/dev/null 2>&1 || die "$in is not a device tree fdtget can read"
+  case "$(fdtget "$in" / compatible)" in
+    *brcm,bcm2837*) mem=$RPI3_TFA_MEM ;;
+    *brcm,bcm2711*) mem=$RPI4_TFA_MEM ;;
+    *) die "$in is neither a Pi 3 (bcm2837) nor a Pi 4 (bcm2711) tree" ;;
+  esac
+  cp "$in" "$tree"
+  # PSCI over SMC: the kernel runs at EL2 or EL1, TF-A at EL3.
+  fdtget "$tree" /psci compatible >/dev/null 2>&1 || put -c "$tree" /psci
+  put -t s "$tree" /psci compatible "arm,psci-1.0" "arm,psci-0.2" "arm,psci"
+  put -t s "$tree" /psci method smc
+  # The Pi 3 tree also names the spin table on /cpus itself (Linux's
+  # arm32 SMP operations); PSCI is per CPU.
+  fdtput -d "$tree" /cpus enable-method 2>/dev/null || true
+  for cpu in $(fdtget -l "$tree" /cpus); do
+    node=/cpus/$cpu
+    [ "$(fdtget -t s "$tree" "$node" device_type 2>/dev/null)" = cpu ] || continue
+    put -t s "$tree" "$node" enable-method psci
+    fdtput -d "$tree" "$node" cpu-release-addr 2>/dev/null || true
+  done
+  # TF-A's memory, in the root's address and size cells.
+  cells=$(fdtget -t u "$tree" / '#address-cells')
+  [ "$(fdtget -t u "$tree" / '#size-cells')" = "$cells" ] ||
+    die "$in: different #address-cells and #size-cells at the root"
+  fdtget "$tree" /reserved-memory '#size-cells' >/dev/null 2>&1 || {
+    put -c "$tree" /reserved-memory
+    put -t u "$tree" /reserved-memory '#address-cells' "$cells"
+    put -t u "$tree" /reserved-memory '#size-cells' "$cells"
+    put -t x "$tree" /reserved-memory ranges
+  }
+  node=/reserved-memory/tf-a@${mem%% *}
+  node=${node/@0x/@}
+  put -c "$tree" "$node"
+  if [ "$cells" = 2 ]; then
+    set -- $mem
+    put -t x "$tree" "$node" reg 0 "$1" 0 "$2"
+  else
+    put -t x "$tree" "$node" reg $mem
+  fi
+  put "$tree" "$node" no-map
+  [ -z "$bootargs" ] || put -t s "$tree" /chosen bootargs "$bootargs"
+  mv -f "$tree" "$out"
+}
+
+case "${1:-}" in
+  armstub) [ $# -ge 3 ] || die "usage: tfa.sh armstub rpi3|rpi4 OUT [--qemu] [--el1] [--dtb-addr A]"
+           shift; armstub "$@" ;;
+  dtb)     [ $# -ge 3 ] && [ $# -le 4 ] || die "usage: tfa.sh dtb IN OUT [BOOTARGS]"
+           shift; edit_dtb "$@" ;;
+  *)       sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+esac
