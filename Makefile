@@ -84,7 +84,7 @@ help:
 	@echo "make model      spin model check of hotplug vs RCU (docs/model.md)"
 	@echo "make torture    RCU + hotplug tortures on -smp 4 and 8 until 10k cycles + 100k GPs"
 	@echo "make fuzz       libFuzzer on the device-tree code (FUZZ_TIME=600 s, docs/fuzzing.md)"
-	@echo "make sdcard BOARD=rpi3|rpi4|rpi5 [APPEND=\"ARGS\"]"
+	@echo "make sdcard BOARD=rpi3|rpi4|rpi5 [FIRMWARE=tfa] [APPEND=\"ARGS\"]"
 	@echo "                SD-card image build/sdcard-BOARD.img (docs/boards.md)"
 	@echo "make DEBUG=1    build with -Og for stepping in GDB"
 	@echo "make gdb        gdb-multiarch on a QEMU started with ./qemu.sh --gdb"
@@ -199,8 +199,9 @@ board-test: $(B)/.setup-ok
 # A Raspberry Pi SD card: kernel, config.txt, cmdline.txt (APPEND) and the
 # board's device tree; the firmware files are added by hand (docs/boards.md).
 sdcard: $(B)/Image
-	@test -n "$(BOARD)" || { echo "make sdcard BOARD=rpi3|rpi4|rpi5"; exit 2; }
-	tools/mksdcard.sh "$(BOARD)" $(B)/Image $(B)/sdcard-$(BOARD).img "$(APPEND)"
+	@test -n "$(BOARD)" || { echo "make sdcard BOARD=rpi3|rpi4|rpi5 [FIRMWARE=tfa]"; exit 2; }
+	tools/mksdcard.sh $(if $(FIRMWARE),--firmware $(FIRMWARE)) "$(BOARD)" $(B)/Image \
+		$(B)/sdcard-$(BOARD)$(if $(FIRMWARE),-$(FIRMWARE)).img "$(APPEND)"
 
 # Promela model of cpu_down()/cpu_up() against RCU, checked with spin.
 # Long RCU + hotplug tortures (docs/reliability.md): TORTURE_GOAL per boot,

@@ -36,10 +36,14 @@ Quit by hand with Ctrl-A X.
   --machine virt|raspi3b  board (default virt; raspi3b has 1G and 4 CPUs,
                           enters at EL2, ends by watchdog reset; its DTB,
                           Debian's, is fetched once into build/dtbs/)
-  --firmware tfa          raspi3b: PSCI from Trusted Firmware-A (Debian's
+  --firmware tfa|tfa-card raspi3b: PSCI from Trusted Firmware-A (Debian's
                           rpi3 bl31.bin at EL3, entered through our armstub,
                           tools/tfa/) instead of the spin table; the tree
-                          gets a psci node and TF-A's memory reserved
+                          gets a psci node and TF-A's memory reserved.
+                          tfa-card: the SD card's armstub as is (stock
+                          bl31.bin, header filled in as the Pi firmware
+                          does): boots, but a CPU that does CPU_OFF never
+                          returns (QEMU ignores TF-A's RMR_EL3 reset)
   --el1                   raspi3b --firmware tfa: TF-A enters the kernel at
                           EL1 (default EL2)
   --console pl011|miniuart
@@ -193,11 +197,11 @@ done
 
 case "$firmware" in
   "") [ "$el1" = 0 ] || die "--el1 goes with --firmware tfa" ;;
-  tfa)
+  tfa|tfa-card)
     [ "$machine" = raspi3b ] ||
       die "--firmware tfa is raspi3b only (virt's PSCI is QEMU's own)"
     [ -z "$dtb" ] || die "--firmware tfa edits the Pi 3 tree itself; drop --dtb" ;;
-  *) die "--firmware wants tfa, not '$firmware'" ;;
+  *) die "--firmware wants tfa or tfa-card, not '$firmware'" ;;
 esac
 
 case "$machine" in
@@ -219,7 +223,7 @@ case "$machine" in
     [ "$uboot" = 0 ] || die "--uboot is only wired up for virt"
     [ -z "$bad_dtb" ] || die "--bad-dtb uses virt's memory map; it is virt only"
     [ "$el2" = 0 ] || echo "qemu.sh: note: raspi3b always enters at EL2" >&2
-    [ "$firmware" = tfa ] || [ "$el1" = 0 ] || die "--el1 goes with --firmware tfa"
+    [ -n "$firmware" ] || [ "$el1" = 0 ] || die "--el1 goes with --firmware tfa"
     smp=4 mem=1G machine_opts=raspi3b
     case "$console" in
       pl011)    [ -n "$dtb" ] || dtb=$(raspi3b_dtb) ;;
@@ -260,13 +264,23 @@ build_shim() {
 # rebuilt when stale; one tree per (tree, command line) pair so parallel
 # boots do not collide. Sets tfa_stub and tfa_dtb.
 tfa_files() {
-  local key el=el2
+  local key el=el2 tfa=$root/tools/tfa/tfa.sh
   [ "$el1" = 0 ] || el=el1
-  tfa_stub=$build/tfa/armstub-rpi3-qemu-$el.bin
-  if ! up_to_date "$tfa_stub" "$root"/tools/tfa/* "$0"; then
-    "$root/tools/tfa/tfa.sh" armstub rpi3 "$tfa_stub" --qemu \
-      --dtb-addr "$TFA_DTB_ADDR" $([ "$el1" = 0 ] || echo --el1) >&2 ||
-      die "cannot build the TF-A armstub (tools/tfa/tfa.sh)"
+  if [ "$firmware" = tfa-card ]; then
+    tfa_stub=$build/tfa/armstub-rpi3-card-$el.bin
+    if ! up_to_date "$tfa_stub" "$root"/tools/tfa/* "$0"; then
+      "$tfa" armstub rpi3 "$tfa_stub.card" $([ "$el1" = 0 ] || echo --el1) &&
+        "$tfa" header "$tfa_stub.card" "$tfa_stub" "$TFA_DTB_ADDR" "$TFA_KERNEL_ADDR" ||
+        die "cannot build the TF-A armstub (tools/tfa/tfa.sh)"
+      rm -f "$tfa_stub.card"
+    fi
+  else
+    tfa_stub=$build/tfa/armstub-rpi3-qemu-$el.bin
+    if ! up_to_date "$tfa_stub" "$root"/tools/tfa/* "$0"; then
+      "$tfa" armstub rpi3 "$tfa_stub" --qemu \
+        --dtb-addr "$TFA_DTB_ADDR" $([ "$el1" = 0 ] || echo --el1) >&2 ||
+        die "cannot build the TF-A armstub (tools/tfa/tfa.sh)"
+    fi
   fi
   key=$(printf '%s\n%s' "$dtb" "$append" | cksum | cut -d' ' -f1)
   tfa_dtb=$build/tfa/rpi3-psci-$key.dtb
@@ -345,7 +359,7 @@ else
   cmd+=(-serial mon:stdio)
 fi
 
-if [ -n "$dump_dtb" ] && [ "$firmware" = tfa ]; then
+if [ -n "$dump_dtb" ] && [ -n "$firmware" ]; then
   tfa_files
   mkdir -p "$(dirname "$dump_dtb")"
   cp "$tfa_dtb" "$dump_dtb"
@@ -367,7 +381,7 @@ elif [ "$uboot" = 1 ]; then
   cmd+=(-bios "$UBOOT_BIN" -dtb "$uboot_fdt"
         -drive "if=none,format=raw,file=$disk,id=bootdisk,readonly=on"
         -device "virtio-blk-device,drive=bootdisk")
-elif [ "$firmware" = tfa ]; then
+elif [ -n "$firmware" ]; then
   # No -kernel: every core resets at 0 in EL3, as on a Pi with an armstub.
   tfa_files
   cmd+=(-device "loader,file=$tfa_stub,addr=0,force-raw=on"

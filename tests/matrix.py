@@ -426,6 +426,24 @@ BOOTS = [
          expect=(r"^INFO:    SPSR = 0x3c5$",)),
     torture_boot("raspi3b-tfa-torture",
                  ["--machine", "raspi3b", "--firmware", "tfa"], "torture=10"),
+    # The SD card's armstub as is (qemu.sh --firmware tfa-card): the header
+    # filled in as the Pi firmware does, the stock bl31.bin. Every CPU
+    # comes up; a CPU that does CPU_OFF stays in TF-A (QEMU ignores the
+    # RMR_EL3 reset it ends in), so its next CPU_ON must fail with the
+    # firmware's view said, and the kernel go on.
+    Boot("raspi3b-tfa-card-stuck-cpu",
+         ["--machine", "raspi3b", "--firmware", "tfa-card"],
+         ktap=False,
+         script=(Step(PROMPT, "off 1\r", expect=(r"\bCPU1 is down$",)),
+                 Step(PROMPT, "on 1\r", expect=(
+                     r"CPU1 \(MPIDR 0x1\): failed to come online within \d+ ms",
+                     r"CPU1: CPU_ON returned SUCCESS, the CPU never reached the "
+                     r"kernel's entry; AFFINITY_INFO says ON_PENDING",)),
+                 Step(PROMPT, "cpus\r", expect=(r"^\s*1\s+0x1\s+off\s",
+                                                r"^\s*2\s+0x2\s+online\s")),
+                 Step(PROMPT, "poweroff\r")),
+         expect=(r"\bBrought up 4 of 4 CPUs$", r"^Timer: 62500000 Hz"),
+         forbid=(r"Kernel panic",)),
 
     # -- SMP: GICv2 up to its 8 CPUs, GICv3 past 16 (Aff1 = 1) ----------------
     smp_boot("virt-smp2-gicv2", ["--smp", "2", "--gic", "2", "--mem", "256M"]),

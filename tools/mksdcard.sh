@@ -7,7 +7,15 @@
 # which to add (Pi 3: bootcode.bin, start.elf, fixup.dat; Pi 4: start4.elf,
 # fixup4.dat; Pi 5: none, its firmware is in the EEPROM).
 #
-# Usage: tools/mksdcard.sh rpi3|rpi4|rpi5 IMAGE OUTPUT ["KERNEL COMMAND LINE"]
+# Usage: tools/mksdcard.sh [--firmware tfa] rpi3|rpi4|rpi5 IMAGE OUTPUT
+#                          ["KERNEL COMMAND LINE"]
+#
+# --firmware tfa (Pi 3 and 4): Trusted Firmware-A as the armstub, so the
+# board has PSCI and reversible hotplug, which its stock firmware lacks
+# (that parks cores in a spin table). Pi 3: tools/tfa/rpi3-armstub.S with
+# Debian's rpi3 bl31.bin, unpatched, behind it; Pi 4: Debian's rpi4
+# bl31.bin, itself an armstub. The trees get PSCI and TF-A's memory
+# reserved (tools/tfa/tfa.sh dtb).
 #
 # Device trees: Pi 3 B, 3 B+ and 4 B from Debian's arm64 kernel package
 # (tools/debian-kernel.sh), unmodified: their stdout-path names the mini
@@ -20,8 +28,14 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 
 die() { echo "mksdcard.sh: $*" >&2; exit 1; }
 
+firmware=""
+if [ "${1:-}" = --firmware ]; then
+  [ $# -ge 2 ] || die "--firmware needs an argument"
+  firmware=$2
+  shift 2
+fi
 [ $# -ge 3 ] && [ $# -le 4 ] ||
-  { echo "usage: tools/mksdcard.sh rpi3|rpi4|rpi5 IMAGE OUTPUT [\"CMDLINE\"]" >&2; exit 2; }
+  { echo "usage: tools/mksdcard.sh [--firmware tfa] rpi3|rpi4|rpi5 IMAGE OUTPUT [\"CMDLINE\"]" >&2; exit 2; }
 board=$1 image=$2 out=$3 append=${4:-}
 [ -f "$image" ] || die "$image not found (run make first)"
 [[ "$append" != *$'\n'* ]] || die "the command line must be one line"
@@ -110,18 +124,49 @@ mkdir -p "$(dirname "$out")"
 work=$(mktemp -d "$out.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
+# --firmware tfa: the armstub, its config.txt line, and the trees edited
+# for PSCI (same names, so the device_tree= lines stand).
+tfa_files() {
+  local config=$1 stub f
+  case "$board" in
+    rpi3) stub=armstub8-tfa.bin ;;
+    rpi4) stub=bl31.bin ;;
+    *) die "--firmware tfa is for rpi3 and rpi4 (the Pi 5's own firmware has PSCI)" ;;
+  esac
+  "$here/tools/tfa/tfa.sh" armstub "$board" "$work/$stub"
+  extra=("$work/$stub:$stub")
+  mkdir -p "$work/tfa-dtb"
+  for f in "${dtbs[@]}"; do
+    "$here/tools/tfa/tfa.sh" dtb "$f" "$work/tfa-dtb/$(basename "$f")"
+  done
+  dtbs=("$work"/tfa-dtb/*.dtb)
+  cat >>"$config" <<EOF
+[all]
+# PSCI from Trusted Firmware-A (tools/mksdcard.sh --firmware tfa): the
+# firmware loads this at 0 and starts every core there at EL3; TF-A
+# enters the kernel at EL2. Its log comes first on the console UART.
+armstub=$stub
+EOF
+}
+
+extra=()
 board_files "$work/config.txt"
 for f in "${dtbs[@]}"; do
   [ -f "$f" ] || die "$f not found"
 done
+case "$firmware" in
+  "") ;;
+  tfa) tfa_files "$work/config.txt" ;;
+  *) die "--firmware wants tfa, not '$firmware'" ;;
+esac
 printf '%s\n' "$append" >"$work/cmdline.txt"
 
 # 64 MiB: a FAT32 the boot ROMs read (tools/fatdisk.sh).
 disk=$work/disk.img
 files=("$image:$kernel_name" "$work/config.txt:config.txt" \
-  "$work/cmdline.txt:cmdline.txt" "${dtbs[@]}")
+  "$work/cmdline.txt:cmdline.txt" "${dtbs[@]}" "${extra[@]}")
 "$(dirname "$0")/fatdisk.sh" "$disk" 64 HPBOOT "${files[@]}"
 
 mv -f "$disk" "$out"
 echo "mksdcard.sh: $out: $kernel_name, config.txt, cmdline.txt," \
-  "$(for f in "${dtbs[@]}"; do basename "$f"; done | paste -sd' ')"
+  "$(for f in "${dtbs[@]}" "${extra[@]}"; do basename "${f%%:*}"; done | paste -sd' ')"

@@ -203,6 +203,8 @@ int __cpu_up(unsigned int cpu)
 		"if it arrives, it parks\n",
 		cpu, (unsigned long long)cpu_logical_map(cpu),
 		CPU_UP_TIMEOUT_MS);
+	if (ops->cpu_report_missing)
+		ops->cpu_report_missing(cpu);
 	return -EIO;
 }
 

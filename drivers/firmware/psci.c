@@ -412,12 +412,36 @@ static bool psci_cpu_can_disable(unsigned int cpu)
 	return (tos_cpu & MPIDR_HWID_MASK) != cpu_logical_map(cpu);
 }
 
+/*
+ * CPU_ON said yes but the CPU never reached the kernel's entry: is the
+ * firmware still starting it (ON_PENDING: its own hold pen or reset path
+ * is stuck, as TF-A's rpi3 CPU_OFF on QEMU without the RMR_EL3
+ * workaround), or does it think the CPU is running (ON)?
+ */
+static void psci_report_missing(unsigned int cpu)
+{
+	int state;
+
+	if (!psci.affinity_info)
+		return;
+	state = psci_affinity_info(cpu_logical_map(cpu));
+	pr_crit("CPU%u: CPU_ON returned SUCCESS, the CPU never reached the "
+		"kernel's entry; AFFINITY_INFO says %s\n",
+		cpu,
+		state == PSCI_AFFINITY_ON_PENDING ? "ON_PENDING (the firmware "
+						    "is still starting it)"
+		: state == PSCI_AFFINITY_ON	  ? "ON (running, not here)"
+		: state == PSCI_AFFINITY_OFF	  ? "OFF"
+						  : psci_error_name(state));
+}
+
 static const struct cpu_operations psci_cpu_ops = {
 	.name = "psci",
 	.cpu_boot = psci_boot_cpu,
 	.cpu_die = psci_die_cpu,
 	.cpu_kill = psci_kill_cpu,
 	.cpu_can_disable = psci_cpu_can_disable,
+	.cpu_report_missing = psci_report_missing,
 };
 CPU_OPS_DECLARE(psci, psci_cpu_ops);
 

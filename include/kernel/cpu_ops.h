@@ -18,6 +18,9 @@ struct cpu_operations {
 	int (*cpu_kill)(unsigned int cpu);
 	/* May cpu go down at all (the firmware may need it)? NULL: yes. */
 	bool (*cpu_can_disable)(unsigned int cpu);
+	/* After cpu_boot() succeeded but cpu never arrived: print what the
+	 * firmware says of it. NULL: nothing to ask. */
+	void (*cpu_report_missing)(unsigned int cpu);
 };
 
 #define CPU_OPS_DECLARE(_id, _ops)                                            \

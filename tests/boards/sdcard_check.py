@@ -7,7 +7,11 @@ find it: the MBR (sfdisk) has one bootable FAT partition at 1 MiB, the
 partition holds exactly the expected files (mdir), and each file read back
 (mtype) is byte for byte what went in: the kernel under the name that
 board's firmware loads, the device trees, cmdline.txt; config.txt has the
-settings the board needs. Every fact is one KTAP result; each is also
+settings the board needs. The Trusted Firmware-A cards (--firmware tfa)
+carry the stock bl31.bin unpatched (the Pi 3's behind our armstub, whose
+header the firmware fills in), and trees whose edits dtc's fdtget reads
+back: PSCI over SMC, every CPU's enable-method psci with no release
+address, TF-A's memory reserved. Every fact is one KTAP result; each is also
 checked against a deliberately wrong expectation, which must be reported
 ("wrong_expectations_caught").
 
@@ -47,6 +51,15 @@ CARDS = {
               ("", "device_tree", "bcm2712-rpi-5-b.dtb"), ("", "uart_2ndstage", "1"),
               ("", "enable_uart", "1")]),
 }
+TFA_DIR = "/usr/lib/arm-trusted-firmware"
+# The TF-A cards: the stock card's files and settings, plus the armstub.
+# (card, board, armstub file, TF-A's reserved memory as fdtget prints it)
+TFA_CARDS = [("rpi3-tfa", "rpi3", "armstub8-tfa.bin", "10000000 1000000"),
+             ("rpi4-tfa", "rpi4", "bl31.bin", "0 0 80000")]
+for _card, _board, _stub, _ in TFA_CARDS:
+    CARDS[_card] = (CARDS[_board][0], CARDS[_board][1],
+                    CARDS[_board][2] + [("all", "armstub", _stub)])
+ARMSTUB_MAGIC = bytes.fromhex("0b57fe5a")    # 0x5afe570b, little-endian
 
 
 def run(argv, **kw):
@@ -82,8 +95,36 @@ def config_settings(text):
     return settings
 
 
-def card_facts(image):
-    """What the card holds: {fact: value}, values as bytes or text."""
+def fdtget(tree, node, prop):
+    r = subprocess.run(["fdtget", "-t", "x" if prop == "reg" else "s", tree, node, prop],
+                       stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    return r.stdout.strip() if r.returncode == 0 else "none"
+
+
+def tree_facts(name, data, work):
+    """The TF-A edits of one device tree, read back with fdtget."""
+    path = os.path.join(work, "card-" + name)
+    with open(path, "wb") as f:
+        f.write(data)
+    cpus = [c for c in run(["fdtget", "-l", path, "/cpus"], text=True).split()
+            if fdtget(path, "/cpus/" + c, "device_type") == "cpu"]
+    mem = run(["fdtget", "-l", path, "/reserved-memory"], text=True).split()
+    tfa = [m for m in mem if m.startswith("tf-a@")]
+    return {
+        f"tree {name} psci": fdtget(path, "/psci", "compatible") + " " +
+        fdtget(path, "/psci", "method"),
+        f"tree {name} enable-methods": " ".join(
+            fdtget(path, "/cpus/" + c, "enable-method") for c in cpus),
+        f"tree {name} release-addresses": " ".join(
+            fdtget(path, "/cpus/" + c, "cpu-release-addr") for c in cpus),
+        f"tree {name} tf-a reserved": " ".join(
+            fdtget(path, "/reserved-memory/" + m, "reg") for m in tfa) or "none",
+    }
+
+
+def card_facts(image, tfa_trees=False, work=""):
+    """What the card holds: {fact: value}, values as bytes or text; with
+    tfa_trees, the device trees as their TF-A edits instead of bytes."""
     facts = {}
     table = json.loads(run(["sfdisk", "--json", image]))["partitiontable"]
     parts = table["partitions"]
@@ -94,11 +135,47 @@ def card_facts(image):
     facts["files"] = " ".join(sorted(n.split("/")[-1] for n in names))
     for name in names:
         name = name.split("/")[-1]
-        facts[f"file {name}"] = run(["mtype", "-i", fs, f"::{name}"])
+        data = run(["mtype", "-i", fs, f"::{name}"])
+        if tfa_trees and name.endswith(".dtb"):
+            facts.update(tree_facts(name, data, work))
+        elif tfa_trees and name == "armstub8-tfa.bin":
+            # Our armstub, the header for the firmware, then bl31.bin.
+            facts["armstub header"] = data[0xf0:0x100].hex()
+            facts["armstub bl31.bin"] = data[0x1000:]
+        else:
+            facts[f"file {name}"] = data
+    return facts
+
+
+def expected_tfa_facts(card, kernel, dtb_dir):
+    """A TF-A card: the stock card's files, its trees as edited, and the
+    unpatched bl31.bin (for the Pi 3 behind our armstub)."""
+    _, board, stub, reserved = next(c for c in TFA_CARDS if c[0] == card)
+    facts = expected_facts(board, kernel, dtb_dir, None)
+    with open(os.path.join(TFA_DIR, board, "bl31.bin"), "rb") as f:
+        bl31 = f.read()
+    facts["files"] = " ".join(sorted(facts["files"].split() + [stub]))
+    for name in [n for n in facts if n.endswith(".dtb")]:
+        tree = name[len("file "):]
+        del facts[name]
+        ncpus = 4
+        facts[f"tree {tree} psci"] = "arm,psci-1.0 arm,psci-0.2 arm,psci smc"
+        facts[f"tree {tree} enable-methods"] = " ".join(["psci"] * ncpus)
+        facts[f"tree {tree} release-addresses"] = " ".join(["none"] * ncpus)
+        facts[f"tree {tree} tf-a reserved"] = reserved
+    if board == "rpi3":
+        # Magic, version 0, and the DTB and kernel addresses left for the
+        # Pi firmware to fill in.
+        facts["armstub header"] = (ARMSTUB_MAGIC + bytes(12)).hex()
+        facts["armstub bl31.bin"] = bl31
+    else:
+        facts[f"file {stub}"] = bl31
     return facts
 
 
 def expected_facts(board, kernel, dtb_dir, rpi5_dtb):
+    if board in dict((c[0], c) for c in TFA_CARDS):
+        return expected_tfa_facts(board, kernel, dtb_dir)
     kernel_name, dtbs, _ = CARDS[board]
     facts = {"partitions": "start=2048 type=c boot=True"}
     files = {kernel_name: kernel, "cmdline.txt": (APPEND + "\n").encode()}
@@ -168,10 +245,12 @@ def main():
     kernel = stand_in_kernel(os.path.join(work, "Image"))
     for board in ([] if ktap.failed else CARDS):
         image = os.path.join(work, f"sdcard-{board}.img")
+        tfa = board.endswith("-tfa")
         try:
-            run([os.path.join(ROOT, "tools/mksdcard.sh"), board, os.path.join(work, "Image"),
-                 image, APPEND], stderr=subprocess.STDOUT)
-            actual = card_facts(image)
+            run([os.path.join(ROOT, "tools/mksdcard.sh"),
+                 *(["--firmware", "tfa", board[:-4]] if tfa else [board]),
+                 os.path.join(work, "Image"), image, APPEND], stderr=subprocess.STDOUT)
+            actual = card_facts(image, tfa, work)
         except subprocess.CalledProcessError as e:
             ktap.result(f"{board}.image", False,
                         (e.stdout or b"").decode(errors="replace").strip())

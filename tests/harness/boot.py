@@ -28,7 +28,7 @@ def banner_expectations(boot):
     raspi = qemu_option(boot.qemu, "--machine", "virt") == "raspi3b"
     # raspi3b: spin table, or PSCI from TF-A at EL3 (--firmware tfa), over
     # SMC whichever EL TF-A enters the kernel at (--el1: EL1).
-    tfa = qemu_option(boot.qemu, "--firmware", "") == "tfa"
+    tfa = qemu_option(boot.qemu, "--firmware", "") in ("tfa", "tfa-card")
     el2 = ("--el2" in boot.qemu or raspi) and "--el1" not in boot.qemu
     # raspi3b: of its 1 GiB, QEMU keeps the top 64 MiB for the VideoCore
     # (vcram-size) and puts the rest in the DTB's /memory.

@@ -27,6 +27,8 @@ TOOL_CHECKS = [
      "tests/boards/Makefile"),
     ("params", [sys.executable, "tests/params_check.py"], "params.log", "params.",
      "tests/params_check.py"),
+    ("tfa", [sys.executable, "tests/tfa_check.py"], "tfa.log", "tfa.",
+     "tests/tfa_check.py"),
     ("bench smoke", [sys.executable, "tools/bench.py", "--smoke", "--ktap",
                      "--out", "build/bench-smoke.json"], "bench.log", "bench.",
      "tools/bench.py"),

@@ -11,6 +11,9 @@
 #       bl31.bin carries the checked QEMU-only RMR_EL3 workaround, and the
 #       device tree address A and the kernel entry 0x80000 are built in);
 #       rpi4: Debian's rpi4 bl31.bin, which is an armstub itself.
+#   tools/tfa/tfa.sh header STUB OUT DTB_ADDR KERNEL_ADDR
+#       a copy of an rpi3 armstub with its header filled in, as the Pi's
+#       GPU firmware does (qemu.sh --firmware tfa-card).
 #   tools/tfa/tfa.sh dtb IN OUT [BOOTARGS]
 #       IN with PSCI (method smc) as every CPU's enable-method, TF-A's
 #       memory reserved, and /chosen/bootargs = BOOTARGS if given.
@@ -26,6 +29,10 @@ RPI3_TFA_MEM="0x10000000 0x1000000"
 RPI4_TFA_MEM="0x0 0x80000"
 
 die() { echo "tfa.sh: $*" >&2; exit 1; }
+# Outputs are written as $out.tmp.$$* and renamed when whole; a failure
+# leaves none of them behind.
+tmpbase=""
+trap '[ -z "$tmpbase" ] || rm -f "$tmpbase"*' EXIT
 
 need_bl31() {
   local f=$TFA_DIR/$1/bl31.bin
@@ -46,7 +53,7 @@ armstub() {
     shift
   done
   bl31=$(need_bl31 "$board")
-  tmp=$out.tmp.$$
+  tmp=$out.tmp.$$ tmpbase=$out.tmp.$$
   mkdir -p "$(dirname "$out")"
   case "$board" in
     rpi4)
@@ -76,9 +83,18 @@ armstub() {
 # fdtput with the failing call named.
 put() { fdtput "$@" || die "cannot edit $tree: fdtput $*"; }
 
+# A value below 4 GiB as N cells (hex words, most significant first).
+in_cells() {
+  case "$2" in
+    1) echo "$1" ;;
+    2) echo "0 $1" ;;
+    *) die "$in: /reserved-memory has $2 cells per value" ;;
+  esac
+}
+
 edit_dtb() {
-  local in=$1 out=$2 bootargs=${3-} mem cells node cpu
-  tree=$out.tmp.$$
+  local in=$1 out=$2 bootargs=${3-} mem node cpu
+  tree=$out.tmp.$$ tmpbase=$out.tmp.$$
   [ -f "$in" ] || die "$in not found"
   fdtget "$in" / compatible >/dev/null 2>&1 || die "$in is not a device tree fdtget can read"
   case "$(fdtget "$in" / compatible)" in
@@ -100,34 +116,54 @@ edit_dtb() {
     put -t s "$tree" "$node" enable-method psci
     fdtput -d "$tree" "$node" cpu-release-addr 2>/dev/null || true
   done
-  # TF-A's memory, in the root's address and size cells.
-  cells=$(fdtget -t u "$tree" / '#address-cells')
-  [ "$(fdtget -t u "$tree" / '#size-cells')" = "$cells" ] ||
-    die "$in: different #address-cells and #size-cells at the root"
+  # TF-A's memory, a no-map child of /reserved-memory (made with the
+  # root's cells if the tree has none), in that node's cells.
   fdtget "$tree" /reserved-memory '#size-cells' >/dev/null 2>&1 || {
     put -c "$tree" /reserved-memory
-    put -t u "$tree" /reserved-memory '#address-cells' "$cells"
-    put -t u "$tree" /reserved-memory '#size-cells' "$cells"
+    put -t u "$tree" /reserved-memory '#address-cells' \
+      "$(fdtget -t u "$tree" / '#address-cells')"
+    put -t u "$tree" /reserved-memory '#size-cells' \
+      "$(fdtget -t u "$tree" / '#size-cells')"
     put -t x "$tree" /reserved-memory ranges
   }
-  node=/reserved-memory/tf-a@${mem%% *}
-  node=${node/@0x/@}
+  set -- $mem
+  node=/reserved-memory/tf-a@${1#0x}
   put -c "$tree" "$node"
-  if [ "$cells" = 2 ]; then
-    set -- $mem
-    put -t x "$tree" "$node" reg 0 "$1" 0 "$2"
-  else
-    put -t x "$tree" "$node" reg $mem
-  fi
+  put -t x "$tree" "$node" reg \
+    $(in_cells "$1" "$(fdtget -t u "$tree" /reserved-memory '#address-cells')") \
+    $(in_cells "$2" "$(fdtget -t u "$tree" /reserved-memory '#size-cells')")
   put "$tree" "$node" no-map
   [ -z "$bootargs" ] || put -t s "$tree" /chosen bootargs "$bootargs"
   mv -f "$tree" "$out"
 }
 
+# $1 as 4 bytes, little-endian.
+le32() {
+  local v=$(($1)) i
+  for i in 0 8 16 24; do
+    printf "\\$(printf %03o $(((v >> i) & 255)))"
+  done
+}
+
+# The Pi firmware's part of the armstub contract: magic at 0xf0 checked,
+# the DTB address written at 0xf8 and the kernel's entry at 0xfc.
+fill_header() {
+  local stub=$1 out=$2
+  [ "$(od -An -tx4 -j 240 -N 4 "$stub" | tr -d ' ')" = 5afe570b ] ||
+    die "$stub has no armstub magic (0x5afe570b) at 0xf0"
+  tmpbase=$out.tmp.$$
+  cp "$stub" "$out.tmp.$$"
+  { le32 "$3"; le32 "$4"; } |
+    dd of="$out.tmp.$$" bs=1 seek=248 conv=notrunc status=none
+  mv -f "$out.tmp.$$" "$out"
+}
+
 case "${1:-}" in
+  header)  [ $# = 5 ] || die "usage: tfa.sh header STUB OUT DTB_ADDR KERNEL_ADDR"
+           shift; fill_header "$@" ;;
   armstub) [ $# -ge 3 ] || die "usage: tfa.sh armstub rpi3|rpi4 OUT [--qemu] [--el1] [--dtb-addr A]"
            shift; armstub "$@" ;;
   dtb)     [ $# -ge 3 ] && [ $# -le 4 ] || die "usage: tfa.sh dtb IN OUT [BOOTARGS]"
            shift; edit_dtb "$@" ;;
-  *)       sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+  *)       sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
 esac
