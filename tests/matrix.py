@@ -415,7 +415,7 @@ BOOTS = [
     # CPU_OFF (its warm reset back to the armstub's pen) and CPU_ON.
     Boot("raspi3b-tfa-hotplug-stress",
          ["--machine", "raspi3b", "--firmware", "tfa"],
-         append=f"test={HOTPLUG} hotplug.cycles=2000 hotplug.secs=120 poweroff",
+         append=f"test={HOTPLUG} hotplug.cycles=2000 hotplug.secs=60 poweroff",
          timeout=240,
          expect=(r"hotplug_readers_never_see_poison: \d{3,} downs",)),
     # TF-A entering the kernel at EL1 (the kernel then has no EL2 to set up).
