@@ -224,7 +224,7 @@ static void psci_migrate_info_type(struct kunit *test)
 	up = psci_invoke(PSCI_0_2_FN64_MIGRATE_INFO_UP_CPU, 0, 0, 0);
 	if (type == PSCI_TOS_UP_MIGRATE || type == PSCI_TOS_UP_NO_MIGRATE) {
 		tos_cpu = get_logical_index(up);
-		kunit_info(test, "MIGRATE_INFO_UP_CPU -> %#lx (CPU%d)", up,
+		kunit_info(test, "MIGRATE_INFO_UP_CPU -> 0x%lx (CPU%d)", up,
 			   tos_cpu);
 		KUNIT_EXPECT_GE(test, tos_cpu, 0);
 	} else {
@@ -300,7 +300,7 @@ static void psci_cpu_on_invalid_mpidr(struct kunit *test)
 	 * there anyway would find no start slot for its MPIDR and park.
 	 */
 	ret = psci_cpu_on(NO_SUCH_MPIDR, __pa_symbol(secondary_entry), 0);
-	scnprintf(what, sizeof(what), "MPIDR %#lx", NO_SUCH_MPIDR);
+	scnprintf(what, sizeof(what), "MPIDR 0x%lx", NO_SUCH_MPIDR);
 	report(test, what, ret);
 	KUNIT_EXPECT_EQ(test, ret, PSCI_RET_INVALID_PARAMS);
 	KUNIT_EXPECT_TRUE(test, cpumask_equal(&before, cpu_online_mask));
@@ -323,7 +323,7 @@ static void cpu_on_bad_entry(struct kunit *test, phys_addr_t entry,
 	int probe, ret;
 
 	probe = psci_cpu_on(cpu_logical_map(on), entry, 0);
-	kunit_info(test, "CPU%u (on), entry %#llx (%s) -> %s (%d)", on,
+	kunit_info(test, "CPU%u (on), entry 0x%llx (%s) -> %s (%d)", on,
 		   (unsigned long long)entry, what, psci_error_name(probe),
 		   probe);
 	if (probe == PSCI_RET_ALREADY_ON || probe == PSCI_RET_ON_PENDING) {
@@ -342,7 +342,7 @@ static void cpu_on_bad_entry(struct kunit *test, phys_addr_t entry,
 	}
 	KUNIT_ASSERT_EQ(test, cpu_down(off), 0);
 	ret = psci_cpu_on(mpidr, entry, 0);
-	kunit_info(test, "CPU%u (off), entry %#llx (%s) -> %s (%d)", off,
+	kunit_info(test, "CPU%u (off), entry 0x%llx (%s) -> %s (%d)", off,
 		   (unsigned long long)entry, what, psci_error_name(ret), ret);
 	KUNIT_EXPECT_EQ(test, ret, probe);
 	KUNIT_EXPECT_EQ(test, psci_affinity_info(mpidr), PSCI_AFFINITY_OFF);
@@ -426,7 +426,7 @@ static void psci_affinity_info_invalid_mpidr(struct kunit *test)
 	if (!psci_answers(test))
 		return;
 	ret = psci_affinity_info(NO_SUCH_MPIDR);
-	scnprintf(what, sizeof(what), "MPIDR %#lx", NO_SUCH_MPIDR);
+	scnprintf(what, sizeof(what), "MPIDR 0x%lx", NO_SUCH_MPIDR);
 	report(test, what, ret);
 	KUNIT_EXPECT_EQ(test, ret, PSCI_RET_INVALID_PARAMS);
 }
@@ -446,7 +446,7 @@ static void psci_affinity_info_above_level_0(struct kunit *test)
 		int ret = (int)psci_invoke(PSCI_0_2_FN64_AFFINITY_INFO, mpidr,
 					   level, 0);
 
-		kunit_info(test, "MPIDR %#llx level %lu -> %s (%d)",
+		kunit_info(test, "MPIDR 0x%llx level %lu -> %s (%d)",
 			   (unsigned long long)mpidr, level, affinity_name(ret),
 			   ret);
 		KUNIT_EXPECT_TRUE(test, ret == PSCI_AFFINITY_ON ||
