@@ -297,6 +297,43 @@ def fault_boot(what, *expect, expect_in_order=()):
 KERNEL_WARNING = r"^(?!WARNING: +BL31: ).*\bWARNING\b"
 
 
+# The psci suite's answers where two firmwares differ (kernel/tests/
+# psci_test.c; the table in docs/boards.md). QEMU's built-in PSCI, over HVC
+# or SMC, refuses a misaligned entry point before it looks at the CPU (so
+# an OFF CPU is offered one too) but not one past RAM, answers for every
+# affinity level, reports no Trusted OS (2) and does not offer
+# SMCCC_VERSION. TF-A 2.8's rpi3 port checks no entry point (its platform
+# registers no validate_ns_entrypoint), rejects levels above 0, has no
+# MIGRATE_INFO_TYPE (no Trusted OS dispatcher) and speaks SMCCC 1.2.
+PSCI_QEMU = Group("psci: QEMU's own PSCI answers", [
+    r"# psci_cpu_on_entry_misaligned: CPU\d+ \(off\), entry 0x[0-9a-f]+ "
+    r"\(misaligned\) -> INVALID_PARAMS \(-2\)$",
+    r"^ +ok \d+ psci_cpu_on_entry_outside_memory # SKIP entry not checked "
+    r"\(ALREADY_ON for a CPU on\)",
+    r"# psci_affinity_info_above_level_0: MPIDR 0x[0-9a-f]+ level 1 -> ON \(0\)$",
+    r"# psci_migrate_info_type: MIGRATE_INFO_TYPE -> no Trusted OS needs a "
+    r"CPU \(2\)$",
+    r"# psci_features_of_kernel_calls: SMCCC_VERSION \(0x80000000\) -> "
+    r"NOT_SUPPORTED \(-1\)$",
+    r"^ok \d+ psci$",
+])
+PSCI_TFA = Group("psci: TF-A 2.8 (rpi3) answers", [
+    r"# psci_cpu_on_entry_outside_memory: CPU\d \(on\), entry 0x3c000000 "
+    r"\(past RAM\) -> ALREADY_ON \(-4\)$",
+    r"# psci_cpu_on_entry_misaligned: CPU\d \(on\), entry 0x[0-9a-f]+ "
+    r"\(misaligned\) -> ALREADY_ON \(-4\)$",
+    r"^ +ok \d+ psci_cpu_on_entry_misaligned # SKIP entry not checked",
+    r"# psci_affinity_info_above_level_0: MPIDR 0x[0-9a-f]+ level 1 -> "
+    r"INVALID_PARAMS \(-2\)$",
+    r"# psci_migrate_info_type: MIGRATE_INFO_TYPE -> NOT_SUPPORTED \(-1\)$",
+    r"# psci_features_of_kernel_calls: SMCCC_VERSION -> 1\.2 \(0x10002\)$",
+    r"^ok \d+ psci$",
+])
+# A board without PSCI (spin table): every psci case skips, saying so.
+PSCI_ABSENT = r"^ +ok \d+ psci_\w+ # SKIP no PSCI: the CPUs start by spin-table$"
+PSCI_CASE_RAN = r"^ +ok \d+ psci_\w+$"
+
+
 def torture_boot(name, qemu, append, expect=()):
     """An RCU + hotplug torture that must end in SUCCESS, with a clean Reader
     Pipe (nothing past index 1) and CPUs really going down and up."""
@@ -324,10 +361,11 @@ BOOTS = [
     Boot("virt-smp4-2G",
          ["--smp", "4", "--mem", "2G", "--cpu", "cortex-a53"],
          append="test=all poweroff",
-         expect=(r"^Kernel: physical 0x40200000, ",)),
+         expect=(r"^Kernel: physical 0x40200000, ", PSCI_QEMU)),
     Boot("virt-el2-smp4",
          ["--el2", "--smp", "4"],
-         append="test=all poweroff"),
+         append="test=all poweroff",
+         expect=(PSCI_QEMU,)),
     # A tick rate other than the default 100: the timer suite measures
     # against the HZ the command line set.
     Boot("virt-smp4-hz250",
@@ -356,7 +394,8 @@ BOOTS = [
          timeout=240,
          expect=(r"^Interrupts: BCM2836 local 0x40000000 .*armctrl 0x3f00b200",
                  r"\bBrought up 4 of 4 CPUs$",
-                 r"^bcm2835-wdt: watchdog reset")),
+                 r"^bcm2835-wdt: watchdog reset", PSCI_ABSENT),
+         forbid=(PSCI_CASE_RAN,)),
     # Offline CPUs park in the kernel pen (no PSCI CPU_OFF): many cycles.
     Boot("raspi3b-hotplug-pen",
          ["--machine", "raspi3b"],
@@ -410,7 +449,7 @@ BOOTS = [
                  r"108d905b-f863-47e8-ae2d-c0fb5641f6e2\)$",
                  r"cpu0: MPIDR 0x0, enable-method psci$",
                  r"\bBrought up 4 of 4 CPUs$",
-                 r"^ +ok \d+ hotplug_boot_cpu$")),
+                 r"^ +ok \d+ hotplug_boot_cpu$", PSCI_TFA)),
     # Every secondary and CPU 0 down and up many times through TF-A's
     # CPU_OFF (its warm reset back to the armstub's pen) and CPU_ON.
     Boot("raspi3b-tfa-hotplug-stress",

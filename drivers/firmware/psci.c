@@ -1,9 +1,10 @@
 /*
  * PSCI firmware driver: finds the conduit (hvc or smc) and function IDs
  * from the /psci node (psci_node.c), reads the version, and offers
- * CPU_ON, CPU_OFF, AFFINITY_INFO and SYSTEM_OFF. PSCI 0.1 (compatible
- * "arm,psci" only) has no fixed IDs and no SYSTEM_OFF: its IDs come from
- * the node.
+ * CPU_ON, CPU_OFF, AFFINITY_INFO and SYSTEM_OFF, plus psci_invoke(), the
+ * raw call the conformance suite asks the firmware with. PSCI 0.1
+ * (compatible "arm,psci" only) has no fixed IDs and no SYSTEM_OFF: its
+ * IDs come from the node.
  *
  * PSCI 0.1 has no AFFINITY_INFO either, so nothing can confirm that a
  * CPU which called CPU_OFF is off; a down frees the CPU's stack and
@@ -29,20 +30,6 @@
 #include <string.h>
 
 #include "psci_node.h"
-
-#define PSCI_0_2_FN_VERSION 0x84000000
-#define PSCI_0_2_FN_CPU_OFF 0x84000002
-#define PSCI_0_2_FN64_CPU_ON 0xc4000003
-#define PSCI_0_2_FN64_AFFINITY_INFO 0xc4000004
-#define PSCI_0_2_FN_MIGRATE_INFO_TYPE 0x84000006
-#define PSCI_0_2_FN64_MIGRATE_INFO_UP_CPU 0xc4000007
-#define PSCI_0_2_FN_SYSTEM_OFF 0x84000008
-#define PSCI_1_0_FN_PSCI_FEATURES 0x8400000a
-
-/* MIGRATE_INFO_TYPE: a Trusted OS lives on one CPU (0: may migrate,
- * 1: may not); 2 means no Trusted OS needs any CPU. */
-#define PSCI_TOS_UP_MIGRATE 0
-#define PSCI_TOS_UP_NO_MIGRATE 1
 
 #define CPU_KILL_SPIN_US 2000
 #define CPU_KILL_POLL_MS 10
@@ -143,6 +130,14 @@ static int psci_call(u32 fn, u64 a1, u64 a2, u64 a3)
 	if (!psci.invoke || !fn)
 		return PSCI_RET_NOT_SUPPORTED;
 	return (int)psci.invoke(fn, a1, a2, a3);
+}
+
+unsigned long psci_invoke(u32 fn, unsigned long a1, unsigned long a2,
+			  unsigned long a3)
+{
+	if (!psci.invoke)
+		return (unsigned long)PSCI_RET_NOT_SUPPORTED;
+	return psci.invoke(fn, a1, a2, a3);
 }
 
 /* A PSCI error by name or number (-1 to -9); 0 if it is neither. */

@@ -19,6 +19,26 @@
 #define PSCI_RET_DISABLED -8
 #define PSCI_RET_INVALID_ADDRESS -9
 
+/*
+ * Function IDs of PSCI 0.2 and later (0.1 has none of its own: its IDs
+ * come from the /psci node). The 64-bit forms where an argument is an
+ * MPIDR or an address.
+ */
+#define PSCI_0_2_FN_VERSION 0x84000000
+#define PSCI_0_2_FN_CPU_OFF 0x84000002
+#define PSCI_0_2_FN64_CPU_ON 0xc4000003
+#define PSCI_0_2_FN64_AFFINITY_INFO 0xc4000004
+#define PSCI_0_2_FN_MIGRATE_INFO_TYPE 0x84000006
+#define PSCI_0_2_FN64_MIGRATE_INFO_UP_CPU 0xc4000007
+#define PSCI_0_2_FN_SYSTEM_OFF 0x84000008
+#define PSCI_1_0_FN_PSCI_FEATURES 0x8400000a
+
+/* MIGRATE_INFO_TYPE: a Trusted OS lives on one CPU (0: may migrate,
+ * 1: may not); 2 means no Trusted OS needs any CPU. */
+#define PSCI_TOS_UP_MIGRATE 0
+#define PSCI_TOS_UP_NO_MIGRATE 1
+#define PSCI_TOS_NOT_PRESENT_MP 2
+
 /* PSCI_VERSION's answer; 0.1 (no VERSION call) is PSCI_VERSION(0, 1). */
 #define PSCI_VERSION(major, minor) ((u32)(major) << 16 | (minor))
 #define PSCI_VERSION_MAJOR(v) ((v) >> 16)
@@ -45,6 +65,16 @@ int psci_cpu_on(u64 mpidr, phys_addr_t entry, u64 context);
 int psci_cpu_off(void);
 int psci_affinity_info(u64 mpidr);
 const char *psci_error_name(int err);
+
+/*
+ * Call function fn over the conduit and return the firmware's x0 as is:
+ * no fault injection, and fn need not be a call the kernel makes. For the
+ * conformance suite (kernel/tests/psci_test.c), which asks what the
+ * kernel never does (an unassigned ID, AFFINITY_INFO above level 0).
+ * NOT_SUPPORTED when no PSCI driver is bound.
+ */
+unsigned long psci_invoke(u32 fn, unsigned long a1, unsigned long a2,
+			  unsigned long a3);
 
 /* Offline CPUs park in the kernel pen (hotplug.pen), not CPU_OFF. */
 bool psci_offline_parks(void);
