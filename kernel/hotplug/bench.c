@@ -317,13 +317,18 @@ static void report_steps(enum hotplug_sync d)
 	}
 }
 
+/* Sorts v: v[0] is then the minimum. */
 static u64 median(u64 *v, int n)
 {
 	sort_u64(v, n);
 	return v[n / 2];
 }
 
-/* The medians of the cycles' shares (medians of each, not differences). */
+/*
+ * The medians of the cycles' shares (each a median of its own, not a
+ * difference of medians); and the firmware's fastest, its own work when
+ * its vCPU had a host core at once.
+ */
 static void report_shares(enum hotplug_sync d, struct shares *sh)
 {
 	if (!sh->n)
@@ -331,7 +336,9 @@ static void report_shares(enum hotplug_sync d, struct shares *sh)
 	REPORT(d, "down_us_median", "%lu", median(sh->down, sh->n));
 	REPORT(d, "up_us_median", "%lu", median(sh->up, sh->n));
 	REPORT(d, "fw_off_us_median", "%lu", median(sh->fw_off, sh->n));
+	REPORT(d, "fw_off_us_min", "%lu", sh->fw_off[0]);
 	REPORT(d, "fw_on_us_median", "%lu", median(sh->fw_on, sh->n));
+	REPORT(d, "fw_on_us_min", "%lu", sh->fw_on[0]);
 	REPORT(d, "kernel_down_us_median", "%lu",
 	       median(sh->kernel_down, sh->n));
 	REPORT(d, "kernel_up_us_median", "%lu", median(sh->kernel_up, sh->n));
