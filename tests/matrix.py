@@ -212,8 +212,13 @@ SHELL_SMP4 = (
     Step(PROMPT, "off 9\r", expect=(r"^error: '9' is not a CPU \(0-3\)$",)),
     Step(PROMPT, "on 2\r", expect=(r"\bCPU2: online, MPIDR 0x2$", r"^CPU2 is up$")),
     Step(PROMPT, "on 2\r", expect=(r"\bCPU2: already online$",)),
+    # With the firmware's share of the down and ups (QEMU's PSCI) and the
+    # kernel's.
     Step(PROMPT, "hotplug\r", expect=(r"^downs 1 \(failed 0\), ups \d+ \(failed 0\)$",
-                                      r"^down\s+latency min \d+ us")),
+                                      r"^down\s+latency min \d+ us",
+                                      r"^firmware share: up median \d+ us, down median "
+                                      r"\d+ us \(of \d+ ups, 1 downs\)$",
+                                      r"^kernel share: up median \d+ us, down median \d+ us$")),
     # The log ring replays the lines the commands above printed.
     Step(PROMPT, "log\r", expect=(r"\bCPU2: online, MPIDR 0x2$", r"^CPU2 is up$",
                                   r"\bCPU2: already online$",
@@ -236,7 +241,10 @@ RASPI3B_SHELL = (
     Step(PROMPT, "on 0\r", expect=(r"\bCPU0: online, MPIDR 0x0$",)),
     Step(PROMPT, "on 1\r", expect=(r"\bCPU1: online, MPIDR 0x1$",)),
     Step(PROMPT, "on 2\r", expect=(r"\bCPU2: online, MPIDR 0x2$",)),
-    Step(PROMPT, "hotplug\r", expect=(r"^downs 3 \(failed 0\), ups \d+ \(failed 0\)$",)),
+    # Spin table up, the kernel's pen down: no firmware call to time.
+    Step(PROMPT, "hotplug\r", expect=(r"^downs 3 \(failed 0\), ups \d+ \(failed 0\)$",
+                                      r"^firmware share: not timed \(no firmware call: "
+                                      r"spin table or the pen\)$")),
     Step(PROMPT, "cpus\r", check=cpus_table([0x0, 0x1, 0x2, 0x3])),
     Step(PROMPT, "poweroff\r"),
 )

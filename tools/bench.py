@@ -9,7 +9,7 @@ by side in it, see kernel/hotplug/bench.c). The kernel prints lines
 
 which this script collects into build/bench.json and prints as a table.
 
-Usage: tools/bench.py [--configs smp4,smp8] [--cycles N] [--ms N]
+Usage: tools/bench.py [--configs smp4,smp8,raspi3b-tfa] [--cycles N] [--ms N]
                       [--out build/bench.json] [--smoke [--ktap]]
        tools/bench.py --parse LOG...   (tables from saved console logs)
 """
@@ -29,7 +29,20 @@ DESIGNS = ("rwlock", "percpu_rwsem", "stop_machine", "rcu")
 CONFIGS = {
     "smp4": ["--smp", "4", "--gic", "2"],
     "smp8": ["--smp", "8", "--gic", "3"],
+    # The Pi 3 has 4 CPUs (no --smp) and one interrupt controller (no
+    # --gic); TF-A 2.8 is its PSCI: a real firmware's share of each down
+    # and up, beside QEMU's built-in PSCI on virt.
+    "raspi3b-tfa": ["--machine", "raspi3b", "--firmware", "tfa"],
 }
+LABELS = {
+    "smp4": "-smp 4 (virt, GICv2, QEMU's PSCI over HVC)",
+    "smp8": "-smp 8 (virt, GICv3, QEMU's PSCI over HVC)",
+    "raspi3b-tfa": "raspi3b, 4 CPUs (TF-A 2.8's PSCI over SMC)",
+}
+# make test's smoke run: virt, and the Pi 3 with TF-A, whose options
+# (no --smp, a watchdog reset to end, PSCI over SMC) only this boot gives
+# the bench; with 3 cycles and 40 ms phases it adds about 8 s.
+SMOKE_CONFIGS = "smp4,raspi3b-tfa"
 LINE = re.compile(r"bench: hotplug: (\S+) = (.*)$")
 BANNER = re.compile(r"Timer: (\d+) Hz, HZ=(\d+)")
 
@@ -73,7 +86,14 @@ FIGURES = ("reader_ratio", "cycle_us_min", "cycle_us_median", "cycle_us_max",
            "reader_walks_per_s_hotplug", "bystander_us_baseline",
            "bystander_us_max", "stop_us_max")
 COMMON = ("boot_us_all_online", "sync_rcu_us_median",
-          "sync_rcu_expedited_us_median", "image_bytes", "mem_per_cpu_bytes")
+          "sync_rcu_expedited_us_median", "affinity_info_ns_median",
+          "image_bytes", "mem_per_cpu_bytes")
+# Medians of the idle cycles' downs and ups, each split into the
+# firmware's share (PSCI CPU_OFF to the first AFFINITY_INFO answer OFF;
+# CPU_ON to the CPU's first instruction) and the kernel's, the rest; the
+# firmware's minimum (fw_off_us_min, fw_on_us_min) is printed beside.
+SHARES = ("down_us_median", "fw_off_us_median", "kernel_down_us_median",
+          "up_us_median", "fw_on_us_median", "kernel_up_us_median")
 
 
 def ktap(results, out):
@@ -98,6 +118,17 @@ def ktap(results, out):
                           stopped == (d == "stop_machine"))
             checks.result(f"{name}: {d} readers made progress during hotplug",
                           f["reader_walks_per_s_hotplug"] > 0)
+            missing = [k for k in SHARES if k not in f]
+            checks.result(f"{name}: {d} firmware and kernel shares {missing or ''}",
+                          not missing)
+            if missing:
+                continue
+            # Each operation's share is below its total, so the medians are.
+            checks.result(f"{name}: {d} firmware share <= total (down "
+                          f"{f['fw_off_us_median']}/{f['down_us_median']} us, up "
+                          f"{f['fw_on_us_median']}/{f['up_us_median']} us)",
+                          f["fw_off_us_median"] <= f["down_us_median"] and
+                          f["fw_on_us_median"] <= f["up_us_median"])
     with open(out) as f:
         checks.result(f"{os.path.basename(out)} holds every configuration",
                       json.load(f)["configs"].keys() == results.keys())
@@ -130,7 +161,7 @@ def fmt_rate(v):
 
 
 def table(name, common, designs):
-    out = [f"-smp {name[3:]}: boot to all CPUs online "
+    out = [f"{LABELS.get(name, name)}: boot to all CPUs online "
            f"{common.get('boot_us_all_online', 0) / 1000:.1f} ms, "
            f"synchronize_rcu {common.get('sync_rcu_us_median', 0)} us "
            f"(HZ={common.get('hz', '?')}), expedited "
@@ -160,15 +191,37 @@ def table(name, common, designs):
     return "\n".join(out)
 
 
+def shares_table(common, designs):
+    """Where a down's and an up's time goes: the firmware's share and the
+    kernel's, medians over the idle cycles (each a median of its own, so
+    firmware + kernel need not add up to the total exactly)."""
+    out = [f"firmware share: CPU_OFF to the first AFFINITY_INFO answer OFF "
+           f"(one call {common.get('affinity_info_ns_median', '?')} ns), "
+           f"CPU_ON to the CPU's first instruction; medians in us"]
+    out.append(f"{'design':<13} {'down':>8} {'firmware (min)':>16} {'kernel':>8}"
+               f" {'up':>8} {'firmware (min)':>16} {'kernel':>8}")
+    for d in DESIGNS:
+        f = designs.get(d, {})
+        if not all(k in f for k in SHARES):
+            continue
+        fw_off = f"{f['fw_off_us_median']} ({f.get('fw_off_us_min', '?')})"
+        fw_on = f"{f['fw_on_us_median']} ({f.get('fw_on_us_min', '?')})"
+        out.append(f"{d:<13} {f['down_us_median']:>8} {fw_off:>16} "
+                   f"{f['kernel_down_us_median']:>8} {f['up_us_median']:>8} "
+                   f"{fw_on:>16} {f['kernel_up_us_median']:>8}")
+    return "\n".join(out) if len(out) > 2 else ""
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--configs", default="smp4,smp8")
+    ap.add_argument("--configs", default=",".join(CONFIGS))
     ap.add_argument("--cycles", type=int, default=40)
     ap.add_argument("--ms", type=int, default=400)
     ap.add_argument("--timeout", type=int, default=600)
     ap.add_argument("--out", default=os.path.join(ROOT, "build", "bench.json"))
     ap.add_argument("--smoke", action="store_true",
-                    help="a few cycles and short phases (seconds), smp4 only")
+                    help=f"a few cycles and short phases (seconds), "
+                         f"{SMOKE_CONFIGS} only")
     ap.add_argument("--ktap", action="store_true",
                     help="check the figures and print KTAP (make test)")
     ap.add_argument("--parse", nargs="+", metavar="LOG")
@@ -183,7 +236,7 @@ def main():
             results[name] = {"common": common, "designs": designs}
     else:
         if args.smoke:
-            args.configs, args.cycles, args.ms = "smp4", 3, 40
+            args.configs, args.cycles, args.ms = SMOKE_CONFIGS, 3, 40
         for config in args.configs.split(","):
             if config not in CONFIGS:
                 sys.exit(f"bench.py: unknown configuration '{config}' "
@@ -210,6 +263,9 @@ def main():
         sys.exit(0 if ktap(results, args.out) else 1)
     for name, r in results.items():
         print(table(name, r["common"], r["designs"]))
+        shares = shares_table(r["common"], r["designs"])
+        if shares:
+            print(shares)
         print()
     print(f"figures in {os.path.relpath(args.out, os.getcwd())}")
 

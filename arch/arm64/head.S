@@ -46,9 +46,21 @@ END(primary_entry)
  * A secondary CPU's physical entry (PSCI CPU_ON or the spin-table
  * release), MMU off. x0 is not used: spin-table passes nothing there, so
  * the CPU learns who it is from secondary_data (arch/arm64/smp.c).
+ *
+ * Its first instruction reads the counter: where the firmware's share of
+ * a bring-up ends (arch/arm64/smp.c, "firmware share"). Entered at EL2,
+ * the count is offset by CNTVOFF_EL2, UNKNOWN out of reset, which
+ * el2_setup zeroes for the kernel's clock: add it back. The value stays in
+ * x21 until the MMU and caches are on (secondary_switched stores it).
  */
 ENTRY(secondary_entry)
-	bl	el2_setup
+	mrs	x21, cntvct_el0
+	mrs	x0, CurrentEL
+	cmp	x0, #(2 << 2)
+	b.ne	1f
+	mrs	x0, cntvoff_el2
+	add	x21, x21, x0
+1:	bl	el2_setup
 	adr_l	x0, idmap_pg_dir
 	adr_l	x1, swapper_pg_dir
 	bl	__enable_mmu
@@ -85,6 +97,13 @@ END(idmap_off)
  * it, and only if the slot names its own MPIDR; __cpu_up() takes it back
  * with an exchange on timeout. Exactly one side wins, so a CPU uses the
  * idle thread and stack only if __cpu_up() still waits for it.
+ *
+ * x21: the counter at the physical entry (secondary_entry), 0 from the
+ * pen. Written into the claimed secondary_data only here: with the MMU
+ * off a store is non-cacheable, and the line of secondary_data that
+ * __cpu_up() left in its cache would hide it, or overwrite it when
+ * evicted. Now it is an ordinary coherent store, which the waiter reads
+ * after complete(&cpu_running) (its lock orders it).
  */
 ENTRY_OUTERMOST(secondary_switched)
 	bl	idmap_off
@@ -104,6 +123,7 @@ ENTRY_OUTERMOST(secondary_switched)
 	stxr	w2, xzr, [x0]		/* claim: empty the slot */
 	cbnz	w2, 1b
 	mov	x20, x1
+	str	x21, [x20, #SECONDARY_DATA_ENTRY_TICKS]
 	mov	x0, #1
 	bl	secondary_late_delay	/* fail.cpu_late=CPU:MS:claimed */
 	ldp	x1, x2, [x20]		/* task, stack */

@@ -18,5 +18,6 @@ ENTRY(cpu_pen_enter)
 	cbz	x3, 1b
 	str	xzr, [x1]
 	str	wzr, [x0]
+	mov	x21, #0			/* no firmware entry: no entry stamp */
 	b	secondary_switched	/* MMU still on: start over */
 END(cpu_pen_enter)

@@ -37,6 +37,7 @@
 #include <kernel/rcupdate.h>
 #include <kernel/sched.h>
 #include <kernel/smp.h>
+#include <kernel/time.h>
 #include <kernel/timer.h>
 #include <kernel/wait.h>
 #include <lib/cmdline.h>
@@ -55,8 +56,11 @@ struct secondary_data {
 	u64 stack;
 	unsigned long cpu;
 	u64 mpidr; /* only the CPU with this MPIDR may claim the slot */
+	u64 entry_ticks; /* the counter at its entry, written by the claimer */
 };
 BUILD_BUG_ON(offsetof(struct secondary_data, mpidr) != SECONDARY_DATA_MPIDR);
+BUILD_BUG_ON(offsetof(struct secondary_data, entry_ticks) !=
+	     SECONDARY_DATA_ENTRY_TICKS);
 BUILD_BUG_ON(MPIDR_HWID_MASK != SECONDARY_MPIDR_MASK);
 
 struct secondary_data secondary_data;
@@ -132,6 +136,79 @@ DEFINE_FAULT(cpu_late, fail_cpu_late_set,
 	     "CPU:MS[:claimed][,...]: the CPU waits MS ms (1-600000) before "
 	     "claiming its start slot (after, with :claimed); at most 8");
 
+/*
+ * The firmware's share of a bring-up and of a power-off, on the generic
+ * timer's counter (the clock ktime_get_ns() reads, the same on every CPU):
+ *
+ *   up    on_call (right before CPU_ON, on the CPU calling it) to the
+ *         started CPU's first instruction (secondary_data.entry_ticks,
+ *         head.S)
+ *   down  off_call (right before CPU_OFF, on the dying CPU) to off_seen
+ *         (right after the first AFFINITY_INFO answer OFF, on the CPU
+ *         waiting in __cpu_die())
+ *
+ * The enable method stamps the firmware calls (cpu_fw_*() in
+ * <kernel/cpu_ops.h>); one that calls no firmware (spin-table, the pen)
+ * stamps nothing, and its operations have no figure. Each attempt clears
+ * its stamps first, so a figure never mixes two attempts. Bring-ups and
+ * downs are serialised by cpu_add_remove_lock.
+ */
+static struct {
+	u64 on_call, off_call, off_seen; /* counter ticks; 0: none */
+	u64 up_ticks, down_ticks; /* the last successful attempt's share */
+} fw_share[NR_CPUS];
+
+void cpu_fw_on_calling(unsigned int cpu)
+{
+	WRITE_ONCE(fw_share[cpu].on_call, arch_counter_get());
+}
+
+/* On the dying CPU: the stamp must be out before its power goes. */
+void cpu_fw_off_calling(unsigned int cpu)
+{
+	WRITE_ONCE(fw_share[cpu].off_call, arch_counter_get());
+	dsb(ish); /* complete before the call; pairs with smp_rmb() below */
+}
+
+void cpu_fw_off_seen(unsigned int cpu)
+{
+	WRITE_ONCE(fw_share[cpu].off_seen, arch_counter_get());
+}
+
+static u64 fw_ticks_to_ns(u64 ticks)
+{
+	return cycles_to_ns(ticks, arch_timer_get_freq());
+}
+
+u64 arch_cpu_fw_up_ns(unsigned int cpu)
+{
+	return cpu < NR_CPUS ? fw_ticks_to_ns(fw_share[cpu].up_ticks) : 0;
+}
+
+u64 arch_cpu_fw_down_ns(unsigned int cpu)
+{
+	return cpu < NR_CPUS ? fw_ticks_to_ns(fw_share[cpu].down_ticks) : 0;
+}
+
+/* After cpu_running: the CPU's entry stamp is visible (the lock's order). */
+static void fw_share_up_done(unsigned int cpu)
+{
+	u64 on = fw_share[cpu].on_call, entry = secondary_data.entry_ticks;
+
+	fw_share[cpu].up_ticks = on && entry ? entry - on : 0;
+}
+
+/* After the firmware said off: its CPU_OFF stamp is visible. */
+static void fw_share_down_done(unsigned int cpu)
+{
+	u64 off, seen;
+
+	smp_rmb(); /* after AFFINITY_INFO's OFF; pairs with the dsb above */
+	off = READ_ONCE(fw_share[cpu].off_call);
+	seen = fw_share[cpu].off_seen;
+	fw_share[cpu].down_ticks = off && seen ? seen - off : 0;
+}
+
 /* Where the new CPU starts: the real entry, or a dead end on request. */
 static phys_addr_t boot_entry(unsigned int cpu)
 {
@@ -180,6 +257,8 @@ int __cpu_up(unsigned int cpu)
 	secondary_data.stack = (u64)idle->stack + THREAD_SIZE;
 	secondary_data.cpu = cpu;
 	secondary_data.mpidr = cpu_logical_map(cpu);
+	secondary_data.entry_ticks = 0;
+	fw_share[cpu].on_call = fw_share[cpu].up_ticks = 0;
 	init_completion(&cpu_running);
 	/* Its per-CPU area and secondary_data first; pairs with head.S ldaxr */
 	smp_store_release(&secondary_slot, &secondary_data);
@@ -192,11 +271,14 @@ int __cpu_up(unsigned int cpu)
 	late_stack_put(cpu); /* it was off, so no longer parked there */
 	if (wait_for_completion_spin_timeout(
 		    &cpu_running, CPU_HANDOFF_SPIN_US,
-		    msecs_to_jiffies(CPU_UP_TIMEOUT_MS)))
+		    msecs_to_jiffies(CPU_UP_TIMEOUT_MS))) {
+		fw_share_up_done(cpu);
 		return 0;
+	}
 	/* Take the slot back; pairs with the claim in head.S. */
 	if (!__atomic_exchange_n(&secondary_slot, NULL, __ATOMIC_SEQ_CST)) {
 		wait_for_claimed(cpu);
+		fw_share_up_done(cpu);
 		return 0;
 	}
 	pr_crit("CPU%u (MPIDR 0x%llx): failed to come online within %d ms; "
@@ -310,6 +392,9 @@ int __cpu_die(unsigned int cpu)
 
 	init_completion(&cpu_died);
 	WRITE_ONCE(teardown_reached[cpu], false);
+	/* Cleared before should_die's release: its CPU_OFF stamp comes after. */
+	WRITE_ONCE(fw_share[cpu].off_call, 0);
+	fw_share[cpu].off_seen = fw_share[cpu].down_ticks = 0;
 	smp_store_release(&should_die[cpu], true);
 	smp_send_reschedule(cpu); /* out of WFI, into the idle loop's check */
 	if (!wait_for_completion_spin_timeout(
@@ -324,5 +409,7 @@ int __cpu_die(unsigned int cpu)
 		pr_crit("CPU%u: not confirmed off (%d): keeping its stack and "
 			"per-CPU area\n",
 			cpu, err);
+	else
+		fw_share_down_done(cpu);
 	return err;
 }

@@ -31,7 +31,15 @@
 
 #include "psci_node.h"
 
-#define CPU_KILL_SPIN_US 2000
+/*
+ * Waiting for a CPU to be off. CPU_OFF usually lands within microseconds
+ * and its first OFF answer ends the firmware's share of the down, so the
+ * first CPU_KILL_SPIN_POLLS polls spin, poll i waiting i/10 us after its
+ * call: back to back at first, an OFF at t us after the first poll is
+ * seen within sqrt(t/5) us plus one call (4.5 us at 100 us), and the spin
+ * ends after about 2 ms. Then a poll every CPU_KILL_POLL_MS, sleeping.
+ */
+#define CPU_KILL_SPIN_POLLS 200
 #define CPU_KILL_POLL_MS 10
 #define CPU_KILL_TIMEOUT_MS 1000
 
@@ -295,6 +303,7 @@ static int psci_boot_cpu(unsigned int cpu, phys_addr_t entry)
 		cpu_pen_release(cpu);
 		return 0;
 	}
+	cpu_fw_on_calling(cpu);
 	err = psci_cpu_on(cpu_logical_map(cpu), entry, cpu);
 	if (err)
 		pr_err("CPU%u: CPU_ON failed: %s (%d)\n", cpu,
@@ -313,16 +322,27 @@ static void psci_die_cpu(unsigned int cpu)
 
 	if (use_pen)
 		cpu_pen_park(cpu);
+	cpu_fw_off_calling(cpu);
 	err = psci_cpu_off();
 
 	pr_crit("CPU%u: CPU_OFF failed: %s (%d)\n", cpu, psci_error_name(err),
 		err);
 }
 
+/* Is cpu off? The first OFF is stamped right after the answer. */
+static bool affinity_off(unsigned int cpu, u64 mpidr, int *state)
+{
+	*state = psci_affinity_info(mpidr);
+	if (*state != PSCI_AFFINITY_OFF)
+		return false;
+	cpu_fw_off_seen(cpu);
+	return true;
+}
+
 /* Poll AFFINITY_INFO until the firmware says cpu is off. */
 static int psci_kill_cpu(unsigned int cpu)
 {
-	u64 mpidr = cpu_logical_map(cpu);
+	u64 mpidr = cpu_logical_map(cpu), end;
 	int state = -1;
 
 	if (use_pen)
@@ -333,17 +353,15 @@ static int psci_kill_cpu(unsigned int cpu)
 		       cpu);
 		return -EOPNOTSUPP;
 	}
-	/* CPU_OFF usually lands within microseconds: poll fast at first. */
-	for (int us = 0; us < CPU_KILL_SPIN_US; us += 10) {
-		state = psci_affinity_info(mpidr);
-		if (state == PSCI_AFFINITY_OFF)
+	for (int i = 0; i < CPU_KILL_SPIN_POLLS; i++) {
+		if (affinity_off(cpu, mpidr, &state))
 			return 0;
-		udelay(10);
+		udelay(i / 10);
 	}
 	/* Then by the clock: a sleep may last longer than asked. */
-	for (u64 end = ktime_get_ns() + CPU_KILL_TIMEOUT_MS * 1000000ULL;;) {
-		state = psci_affinity_info(mpidr);
-		if (state == PSCI_AFFINITY_OFF)
+	end = ktime_get_ns() + CPU_KILL_TIMEOUT_MS * 1000000ULL;
+	for (;;) {
+		if (affinity_off(cpu, mpidr, &state))
 			return 0;
 		if (state < 0 || ktime_get_ns() > end)
 			break;

@@ -7,6 +7,8 @@
 #define ASM_SMP_H
 
 #define SECONDARY_DATA_MPIDR 24 /* offsetof(struct secondary_data, mpidr) */
+/* offsetof(struct secondary_data, entry_ticks) */
+#define SECONDARY_DATA_ENTRY_TICKS 32
 /* MPIDR_HWID_MASK (asm/cputype.h), in a form the assembler takes. */
 #define SECONDARY_MPIDR_MASK 0xff00ffffff
 

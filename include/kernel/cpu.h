@@ -141,8 +141,25 @@ struct cpuhp_stats {
 	const char *step_name[CPUHP_MAX_STEPS];
 	u64 step_down_ns[CPUHP_MAX_STEPS], step_up_ns[CPUHP_MAX_STEPS];
 	int nr_steps;
+	/*
+	 * The firmware's share of the operations whose enable method called
+	 * firmware (PSCI: CPU_ON to the CPU's first instruction, CPU_OFF to
+	 * the first AFFINITY_INFO answer OFF), and the kernel's, the rest of
+	 * the same operations: how many, min, median, max of the last 64.
+	 */
+	u64 fw_downs, fw_ups;
+	u64 fw_down_ns[3], fw_up_ns[3], kernel_down_ns[3], kernel_up_ns[3];
 };
 void hotplug_get_stats(struct cpuhp_stats *st);
+
+/* One successful down or up: which CPU, its total and firmware time. */
+struct cpuhp_op {
+	u64 seq; /* the downs (ups) count once it was done: 1 for the first */
+	unsigned int cpu;
+	u64 ns, fw_ns; /* fw_ns 0: no firmware figure (spin-table, pen) */
+};
+/* The last down and up, so a caller can pair each figure with its own. */
+void hotplug_last_ops(struct cpuhp_op *down, struct cpuhp_op *up);
 /* When smp_init() had brought every CPU up (ns since the counter's 0). */
 extern u64 smp_boot_done_ns;
 

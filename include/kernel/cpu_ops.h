@@ -23,6 +23,18 @@ struct cpu_operations {
 	void (*cpu_report_missing)(unsigned int cpu);
 };
 
+/*
+ * The firmware's share of a hotplug (arch/arm64/smp.c): a method that
+ * calls firmware stamps the calls on the generic timer's counter, right
+ * before it asks the firmware to start cpu (on the CPU asking) or to
+ * power the calling CPU off (on the dying CPU itself, interrupts off),
+ * and right after the firmware first answers that cpu is off (from
+ * cpu_kill). A method that stamps nothing gets no figure.
+ */
+void cpu_fw_on_calling(unsigned int cpu);
+void cpu_fw_off_calling(unsigned int cpu);
+void cpu_fw_off_seen(unsigned int cpu);
+
 #define CPU_OPS_DECLARE(_id, _ops)                                            \
 	static const struct cpu_operations *__cpu_ops_##_id __used __section( \
 		".cpu_ops") = &(_ops)

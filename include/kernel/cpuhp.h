@@ -23,6 +23,13 @@ void cpuhp_ap_teardown(unsigned int cpu);
  * until the firmware says it is off. 0, or <0 with the reason printed. */
 int __cpu_up(unsigned int cpu);
 int __cpu_die(unsigned int cpu);
+/*
+ * The firmware's share (ns) of cpu's last successful __cpu_up() (CPU_ON
+ * to its first instruction) and __cpu_die() (CPU_OFF to the first
+ * AFFINITY_INFO answer OFF); 0 if its enable method called no firmware.
+ */
+u64 arch_cpu_fw_up_ns(unsigned int cpu);
+u64 arch_cpu_fw_down_ns(unsigned int cpu);
 /* The idle loop of a CPU going down: time to leave? Then leave. */
 bool cpu_should_die(void);
 void arch_cpu_idle_dead(void) __noreturn;

@@ -10,7 +10,10 @@
  *   throughput     walks per second by one reader per CPU, idle and
  *                  while a writer cycles the last CPU down and up
  *   cycle latency  down + up of the last CPU, min / median / max, on an
- *                  otherwise idle machine (and median under the readers)
+ *                  otherwise idle machine (and median under the readers);
+ *                  the down's and the up's medians split into the
+ *                  firmware's share (PSCI CPU_OFF to AFFINITY_INFO's OFF,
+ *                  CPU_ON to the CPU's first instruction) and the kernel's
  *   bystanders     the longest time a thread spinning on a CPU that is
  *                  neither hot-plugged nor the writer's went without
  *                  running (a gap between two clock reads), during the
@@ -18,9 +21,11 @@
  *                  longest a CPU spent stopped in stop_machine()
  *
  * Then the figures that do not depend on the design: boot time to all
- * CPUs online, synchronize_rcu() normal and expedited, the kernel image
- * size and the memory one online CPU costs. Figures, never pass/fail:
- * tools/bench.py turns the lines into build/bench.json and a table.
+ * CPUs online, synchronize_rcu() normal and expedited, one PSCI
+ * AFFINITY_INFO call (the resolution of the firmware's share of a
+ * down), the kernel image size and the memory one online CPU costs.
+ * Figures, never pass/fail: tools/bench.py turns the lines into
+ * build/bench.json and a table.
  *
  * bench.cycles=N (default 40) and bench.ms=N (default 400) size it.
  */
@@ -33,6 +38,7 @@
 #include <kernel/params.h>
 #include <kernel/percpu.h>
 #include <kernel/printk.h>
+#include <kernel/psci.h>
 #include <kernel/rcupdate.h>
 #include <kernel/sched.h>
 #include <kernel/stop_machine.h>
@@ -219,18 +225,53 @@ static void stop_workers(int n)
 		wait_for_completion(&hb.left);
 }
 
-/* Cycle the target down and up for ms (or cycles times); sorted us. */
-static int cycle_target(u64 *us, unsigned long max, unsigned long ms)
+/*
+ * Each cycle's down and up split into the firmware's share and the
+ * kernel's (struct cpuhp_op), in us; n cycles had a firmware figure.
+ */
+struct shares {
+	u64 down[MAX_CYCLES], up[MAX_CYCLES];
+	u64 fw_off[MAX_CYCLES], fw_on[MAX_CYCLES];
+	u64 kernel_down[MAX_CYCLES], kernel_up[MAX_CYCLES];
+	int n;
+};
+
+static void add_shares(struct shares *sh)
+{
+	struct cpuhp_op down, up;
+
+	hotplug_last_ops(&down, &up);
+	if (!down.fw_ns || !up.fw_ns)
+		return; /* no firmware call to time: spin table, the pen */
+	sh->down[sh->n] = down.ns / 1000;
+	sh->up[sh->n] = up.ns / 1000;
+	sh->fw_off[sh->n] = down.fw_ns / 1000;
+	sh->fw_on[sh->n] = up.fw_ns / 1000;
+	sh->kernel_down[sh->n] = (down.ns - down.fw_ns) / 1000;
+	sh->kernel_up[sh->n] = (up.ns - up.fw_ns) / 1000;
+	sh->n++;
+}
+
+/*
+ * Cycle the target down and up for ms (or cycles times); sorted us. With
+ * sh, each cycle's shares too.
+ */
+static int cycle_target(u64 *us, unsigned long max, unsigned long ms,
+			struct shares *sh)
 {
 	u64 end = ktime_get_ns() + ms * 1000000ULL;
 	unsigned long n = 0;
 
+	if (sh)
+		sh->n = 0;
 	while (n < max && (!ms || ktime_get_ns() < end)) {
 		u64 t0 = ktime_get_ns();
 
 		if (cpu_down(hb.target) || cpu_up(hb.target))
 			break;
 		us[n++] = (ktime_get_ns() - t0) / 1000;
+		if (sh)
+			add_shares(sh);
 	}
 	sort_u64(us, n);
 	return n;
@@ -276,9 +317,37 @@ static void report_steps(enum hotplug_sync d)
 	}
 }
 
+/* Sorts v: v[0] is then the minimum. */
+static u64 median(u64 *v, int n)
+{
+	sort_u64(v, n);
+	return v[n / 2];
+}
+
+/*
+ * The medians of the cycles' shares (each a median of its own, not a
+ * difference of medians); and the firmware's fastest, its own work when
+ * its vCPU had a host core at once.
+ */
+static void report_shares(enum hotplug_sync d, struct shares *sh)
+{
+	if (!sh->n)
+		return;
+	REPORT(d, "down_us_median", "%lu", median(sh->down, sh->n));
+	REPORT(d, "up_us_median", "%lu", median(sh->up, sh->n));
+	REPORT(d, "fw_off_us_median", "%lu", median(sh->fw_off, sh->n));
+	REPORT(d, "fw_off_us_min", "%lu", sh->fw_off[0]);
+	REPORT(d, "fw_on_us_median", "%lu", median(sh->fw_on, sh->n));
+	REPORT(d, "fw_on_us_min", "%lu", sh->fw_on[0]);
+	REPORT(d, "kernel_down_us_median", "%lu",
+	       median(sh->kernel_down, sh->n));
+	REPORT(d, "kernel_up_us_median", "%lu", median(sh->kernel_up, sh->n));
+}
+
 static void bench_design(enum hotplug_sync d)
 {
 	static u64 us[MAX_CYCLES];
+	static struct shares sh;
 	u64 ratio, walks, t0;
 	int n, readers;
 
@@ -288,12 +357,13 @@ static void bench_design(enum hotplug_sync d)
 	ratio = reader_ratio_milli(d);
 	REPORT(d, "reader_ratio", "%lu.%03lu", ratio / 1000, ratio % 1000);
 
-	n = cycle_target(us, hb.cycles, 0);
+	n = cycle_target(us, hb.cycles, 0, &sh);
 	if (n) {
 		REPORT(d, "cycle_us_min", "%lu", us[0]);
 		REPORT(d, "cycle_us_median", "%lu", us[n / 2]);
 		REPORT(d, "cycle_us_max", "%lu", us[n - 1]);
 		report_steps(d);
+		report_shares(d, &sh);
 	}
 
 	readers = start_workers(reader_fn, true);
@@ -305,7 +375,7 @@ static void bench_design(enum hotplug_sync d)
 
 	readers = start_workers(reader_fn, true);
 	t0 = ktime_get_ns();
-	n = cycle_target(us, MAX_CYCLES, hb.phase_ms);
+	n = cycle_target(us, MAX_CYCLES, hb.phase_ms, NULL);
 	stop_workers(readers);
 	walks = total_walks() * 1000000000ULL / (ktime_get_ns() - t0);
 	REPORT(d, "reader_walks_per_s_hotplug", "%lu", walks);
@@ -319,10 +389,31 @@ static void bench_design(enum hotplug_sync d)
 
 	stop_machine_max_stop_ns(true);
 	readers = start_workers(spinner_fn, false);
-	cycle_target(us, hb.cycles, hb.phase_ms / 2);
+	cycle_target(us, hb.cycles, hb.phase_ms / 2, NULL);
 	stop_workers(readers);
 	REPORT(d, "bystander_us_max", "%lu", max_gap_us());
 	REPORT(d, "stop_us_max", "%lu", stop_machine_max_stop_ns(false) / 1000);
+}
+
+/*
+ * How long one AFFINITY_INFO call takes (about the target, online): while
+ * the kill path polls back to back, how late it may see the firmware's
+ * OFF, so the resolution of the firmware's share of a down.
+ */
+static void report_affinity_info(void)
+{
+	u64 mpidr = cpu_logical_map(hb.target), lat[11];
+
+	if (psci_version() < PSCI_VERSION(0, 2))
+		return; /* none (PSCI 0.1, or no PSCI: spin table) */
+	for (int i = 0; i < 11; i++) {
+		u64 t0 = ktime_get_ns();
+
+		psci_affinity_info(mpidr);
+		lat[i] = ktime_get_ns() - t0;
+	}
+	bench_report("hotplug", "affinity_info_ns_median", "%lu",
+		     median(lat, 11));
 }
 
 static void bench_common(void)
@@ -349,6 +440,7 @@ static void bench_common(void)
 	sort_u64(lat, 11);
 	bench_report("hotplug", "sync_rcu_expedited_us_median", "%lu",
 		     lat[5] / 1000);
+	report_affinity_info();
 	bench_report("hotplug", "image_bytes", "%lu",
 		     (unsigned long)(_end - _head));
 

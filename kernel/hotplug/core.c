@@ -222,6 +222,10 @@ struct hotplug_stats {
 	u64 up_ns[HP_SAMPLES], down_ns[HP_SAMPLES];
 	/* Each step's time in the last operations, [0] down, [1] up. */
 	u64 step_ns[CPUHP_NR_STEPS][2][HP_SAMPLES];
+	/* Operations with a firmware figure: its share and the rest. */
+	u64 fw_ops[2];
+	u64 fw_ns[2][HP_SAMPLES], kernel_ns[2][HP_SAMPLES];
+	struct cpuhp_op last[2];
 };
 static struct hotplug_stats hp_stats;
 
@@ -413,6 +417,25 @@ static void record(u64 *ring, u64 count, u64 ns)
 	ring[count % HP_SAMPLES] = ns;
 }
 
+/*
+ * A successful down or up of cpu that took ns: its total, and split into
+ * the firmware's share and the kernel's when the firmware was timed.
+ * Caller holds cpu_add_remove_lock.
+ */
+static void record_op(unsigned int cpu, bool up, u64 ns)
+{
+	u64 *count = up ? &hp_stats.ups : &hp_stats.downs;
+	u64 fw = up ? arch_cpu_fw_up_ns(cpu) : arch_cpu_fw_down_ns(cpu);
+
+	record(up ? hp_stats.up_ns : hp_stats.down_ns, (*count)++, ns);
+	hp_stats.last[up] = (struct cpuhp_op){
+		.seq = *count, .cpu = cpu, .ns = ns, .fw_ns = fw};
+	if (!fw)
+		return;
+	record(hp_stats.fw_ns[up], hp_stats.fw_ops[up], fw);
+	record(hp_stats.kernel_ns[up], hp_stats.fw_ops[up]++, ns - fw);
+}
+
 /* Why cpu may not go down, or NULL. Caller holds cpu_add_remove_lock. */
 static const char *down_refusal(unsigned int cpu)
 {
@@ -468,7 +491,7 @@ int cpu_down(unsigned int cpu)
 	if (err) {
 		hp_stats.down_failed++;
 	} else {
-		record(hp_stats.down_ns, hp_stats.downs++, ktime_get_ns() - t0);
+		record_op(cpu, false, ktime_get_ns() - t0);
 		pr_info("CPU%u is down\n", cpu);
 	}
 	mutex_unlock(&cpu_add_remove_lock);
@@ -539,7 +562,7 @@ int cpu_up(unsigned int cpu)
 	if (err)
 		hp_stats.up_failed++;
 	else
-		record(hp_stats.up_ns, hp_stats.ups++, ktime_get_ns() - t0);
+		record_op(cpu, true, ktime_get_ns() - t0);
 	mutex_unlock(&cpu_add_remove_lock);
 	return err;
 }
@@ -606,5 +629,22 @@ void hotplug_get_stats(struct cpuhp_stats *st)
 		st->step_up_ns[i] = up[1];
 	}
 	st->nr_steps = min(CPUHP_NR_STEPS, CPUHP_MAX_STEPS);
+	st->fw_downs = hp_stats.fw_ops[0];
+	st->fw_ups = hp_stats.fw_ops[1];
+	ring_summary(hp_stats.fw_ns[0], HP_SAMPLES, st->fw_downs,
+		     st->fw_down_ns);
+	ring_summary(hp_stats.fw_ns[1], HP_SAMPLES, st->fw_ups, st->fw_up_ns);
+	ring_summary(hp_stats.kernel_ns[0], HP_SAMPLES, st->fw_downs,
+		     st->kernel_down_ns);
+	ring_summary(hp_stats.kernel_ns[1], HP_SAMPLES, st->fw_ups,
+		     st->kernel_up_ns);
+	mutex_unlock(&cpu_add_remove_lock);
+}
+
+void hotplug_last_ops(struct cpuhp_op *down, struct cpuhp_op *up)
+{
+	mutex_lock(&cpu_add_remove_lock);
+	*down = hp_stats.last[0];
+	*up = hp_stats.last[1];
 	mutex_unlock(&cpu_add_remove_lock);
 }

@@ -1,5 +1,6 @@
 /*
- * Shell commands for CPU hotplug: off N, on N, hotplug (counts, latency).
+ * Shell commands for CPU hotplug: off N, on N, hotplug (counts, latency,
+ * the firmware's and the kernel's shares).
  * off/on go through the governor, which pins a CPU taken off by hand
  * (kernel/power/governor.c says who wins).
  */
@@ -59,6 +60,30 @@ static void print_ns(const char *what, const u64 ns[3])
 	       (unsigned long long)(ns[2] / 1000));
 }
 
+/*
+ * Who spends a down's and an up's time: the firmware (PSCI CPU_ON to the
+ * CPU's first instruction; CPU_OFF to the first AFFINITY_INFO saying off)
+ * or the kernel (the rest of the same operations).
+ */
+static void print_shares(const struct cpuhp_stats *st)
+{
+	if (!st->fw_ups && !st->fw_downs) {
+		printk(KERN_INFO "firmware share: not timed (no firmware "
+				 "call: spin table or the pen)\n");
+		return;
+	}
+	printk(KERN_INFO "firmware share: up median %llu us, down median "
+			 "%llu us (of %llu ups, %llu downs)\n",
+	       (unsigned long long)(st->fw_up_ns[1] / 1000),
+	       (unsigned long long)(st->fw_down_ns[1] / 1000),
+	       (unsigned long long)st->fw_ups,
+	       (unsigned long long)st->fw_downs);
+	printk(KERN_INFO "kernel share: up median %llu us, down median "
+			 "%llu us\n",
+	       (unsigned long long)(st->kernel_up_ns[1] / 1000),
+	       (unsigned long long)(st->kernel_down_ns[1] / 1000));
+}
+
 static int cmd_hotplug(int argc, char **argv)
 {
 	struct cpuhp_stats st;
@@ -71,6 +96,7 @@ static int cmd_hotplug(int argc, char **argv)
 	print_ns("up", st.up_ns);
 	if (!st.downs && !st.ups)
 		return 0;
+	print_shares(&st);
 	printk(KERN_INFO "%-18s %10s %10s\n", "step (median us)", "down", "up");
 	for (int i = 0; i < st.nr_steps; i++)
 		printk(KERN_INFO "%-18s %10llu %10llu\n", st.step_name[i],
@@ -78,4 +104,6 @@ static int cmd_hotplug(int argc, char **argv)
 		       (unsigned long long)(st.step_up_ns[i] / 1000));
 	return 0;
 }
-SHELL_CMD(hotplug, NULL, "hotplug counts and down/up latency", cmd_hotplug);
+SHELL_CMD(hotplug, NULL,
+	  "hotplug counts, down/up latency, firmware and kernel shares",
+	  cmd_hotplug);

@@ -108,6 +108,51 @@ static void hotplug_down_frees_memory(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, back.kmalloc_objects, on.kmalloc_objects);
 }
 
+/*
+ * After a down and an up, are both operations' firmware shares recorded,
+ * above 0 and below the operation's total? A timestamp not taken, read
+ * through a stale cache line or taken on the wrong side of the firmware
+ * call fails here.
+ */
+static void hotplug_firmware_share_timed(struct kunit *test)
+{
+	static struct cpuhp_stats before, after;
+	unsigned int cpu = nr_cpu_ids - 1;
+	struct cpuhp_op down, up;
+
+	if (!have_down_cpus(test, 2))
+		return;
+	if (!psci_checkable()) {
+		kunit_skip(test, "no firmware call to time (spin table, pen)");
+		return;
+	}
+	hotplug_get_stats(&before);
+	KUNIT_ASSERT_EQ(test, cpu_down(cpu), 0);
+	KUNIT_ASSERT_EQ(test, cpu_up(cpu), 0);
+	hotplug_last_ops(&down, &up);
+	hotplug_get_stats(&after);
+	kunit_info(test,
+		   "CPU%u: down %lu us, firmware %lu us; up %lu us, "
+		   "firmware %lu us",
+		   cpu, down.ns / 1000, down.fw_ns / 1000, up.ns / 1000,
+		   up.fw_ns / 1000);
+	/* The samples exist, and the last ones are this test's. */
+	KUNIT_EXPECT_EQ(test, after.fw_downs, before.fw_downs + 1);
+	KUNIT_EXPECT_EQ(test, after.fw_ups, before.fw_ups + 1);
+	KUNIT_EXPECT_EQ(test, down.seq, before.downs + 1);
+	KUNIT_EXPECT_EQ(test, up.seq, before.ups + 1);
+	KUNIT_EXPECT_EQ(test, down.cpu, cpu);
+	KUNIT_EXPECT_EQ(test, up.cpu, cpu);
+	/* Each a part of its own operation. */
+	KUNIT_EXPECT_GT(test, down.fw_ns, 0);
+	KUNIT_EXPECT_LT(test, down.fw_ns, down.ns);
+	KUNIT_EXPECT_GT(test, up.fw_ns, 0);
+	KUNIT_EXPECT_LT(test, up.fw_ns, up.ns);
+	/* And summarised: every firmware sample so far is above 0. */
+	KUNIT_EXPECT_GT(test, after.fw_down_ns[0], 0);
+	KUNIT_EXPECT_GT(test, after.fw_up_ns[0], 0);
+}
+
 struct mover {
 	volatile bool stop;
 	struct cpumask seen;
@@ -518,6 +563,7 @@ static const struct kunit_case hotplug_cases[] = {
 	KUNIT_CASE(hotplug_last_cpu_refused),
 	KUNIT_CASE(hotplug_bound_thread_refuses),
 	KUNIT_CASE(hotplug_down_frees_memory),
+	KUNIT_CASE(hotplug_firmware_share_timed),
 	KUNIT_CASE(hotplug_moves_threads_timers_irqs),
 	KUNIT_CASE(hotplug_up_cpu_ticks_again),
 	KUNIT_CASE(hotplug_late_waker_drained),
