@@ -36,7 +36,7 @@ LDFLAGS := -nostdlib -static -no-pie -z max-page-size=4096 -z norelro \
 # One object list per directory (docs/architecture.md draws the layers).
 arch-y := $(addprefix arch/arm64/, head.o entry.o cache.o smccc.o \
 	early_mmu.o mmu.o traps.o stacktrace.o switch.o smp.o pen.o \
-	vmap_stack.o)
+	vmap_stack.o psci_floor.o)
 kernel-y := $(addprefix kernel/, main.o printk.o params.o devicetree.o \
 	board.o time.o smp.o irq.o timer.o tick.o shell.o console_input.o \
 	bench.o kunit.o)
@@ -58,7 +58,7 @@ tests-y := $(addprefix kernel/tests/, boot_test.o mm_test.o mmu_test.o \
 lib-y := $(addprefix lib/, string.o vsprintf.o bitmap.o cpumask.o \
 	cmdline.o fdt.o stats.o)
 drivers-y := $(addprefix drivers/, serial/pl011.o serial/bcm2835_aux_uart.o \
-	firmware/psci.o firmware/psci_node.o firmware/spin_table.o \
+	firmware/psci.o firmware/psci_floor.o firmware/psci_node.o firmware/spin_table.o \
 	irqchip/irq-gic-common.o irqchip/irq-gic.o irqchip/irq-gic-v3.o \
 	irqchip/irq-bcm2836.o watchdog/bcm2835_wdt.o \
 	clocksource/arm_arch_timer.o clocksource/arm_arch_timer_node.o)

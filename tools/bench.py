@@ -1,17 +1,23 @@
 #!/usr/bin/env python3
 """Runs `bench=hotplug` in QEMU per configuration and reports the figures.
 
-Each configuration is one boot (the four reader designs are measured side
-by side in it, see kernel/hotplug/bench.c). The kernel prints lines
+Each configuration is booted --boots times (default 3); the four reader
+designs are measured side by side in each boot (kernel/hotplug/bench.c).
+The tables give each figure's median over the boots with its spread
+(lowest-highest), so a change can be told from QEMU's noise;
+build/bench.json keeps every boot's figures and the medians. The kernel prints lines
 
     bench: hotplug: KEY = VALUE            (figures common to all designs)
     bench: hotplug: KEY = DESIGN VALUE     (per design)
 
 which this script collects into build/bench.json and prints as a table.
 
-Usage: tools/bench.py [--configs smp4,smp8,raspi3b-tfa] [--cycles N] [--ms N]
+Usage: tools/bench.py [--configs smp4,smp8,raspi3b-tfa] [--boots N]
+                      [--cycles N] [--ms N]
                       [--out build/bench.json] [--smoke [--ktap]]
-       tools/bench.py --parse LOG...   (tables from saved console logs)
+       tools/bench.py --parse LOG...   (tables from saved console logs,
+                                        bench-CONFIG.I.log of one CONFIG
+                                        folded into medians)
 """
 import argparse
 import json
@@ -82,12 +88,17 @@ def parse(log):
 
 
 FIGURES = ("reader_ratio", "cycle_us_min", "cycle_us_median", "cycle_us_max",
-           "cycle_us_median_loaded", "reader_walks_per_s_idle",
+           "cycle_us_p95", "cycle_us_median_loaded", "reader_walks_per_s_idle",
            "reader_walks_per_s_hotplug", "bystander_us_baseline",
            "bystander_us_max", "stop_us_max")
 COMMON = ("boot_us_all_online", "sync_rcu_us_median",
           "sync_rcu_expedited_us_median", "affinity_info_ns_median",
           "image_bytes", "mem_per_cpu_bytes")
+# The firmware's floor (PSCI firmware only): the same CPU cycled by CPU_ON
+# to an entry that only calls CPU_OFF, and each design's cycle against it.
+FLOOR = ("floor_cycle_us_median", "floor_cycle_us_min", "floor_on_us_median",
+         "floor_off_us_median")
+RATIOS = ("cycle_floor_ratio", "cycle_p95_floor_ratio")
 # Medians of the idle cycles' downs and ups, each split into the
 # firmware's share (PSCI CPU_OFF to the first AFFINITY_INFO answer OFF;
 # CPU_ON to the CPU's first instruction) and the kernel's, the rest; the
@@ -102,16 +113,28 @@ def ktap(results, out):
     checks = KtapWriter()
     for name, r in results.items():
         common, designs = r["common"], r["designs"]
-        missing = [k for k in COMMON if k not in common]
+        missing = [k for k in COMMON + FLOOR if k not in common]
         checks.result(f"{name}: common figures {missing or ''}", not missing)
+        if not missing:
+            checks.result(f"{name}: floor: the fastest cycle <= the median, "
+                          f"CPU_ON to entry and CPU_OFF to OFF each <= the "
+                          f"median cycle ({common['floor_on_us_median']} + "
+                          f"{common['floor_off_us_median']} of "
+                          f"{common['floor_cycle_us_median']} us)",
+                          common["floor_cycle_us_min"] <=
+                          common["floor_cycle_us_median"] and
+                          max(common["floor_on_us_median"],
+                              common["floor_off_us_median"]) <=
+                          common["floor_cycle_us_median"])
         for d in DESIGNS:
             f = designs.get(d, {})
-            missing = [k for k in FIGURES if k not in f]
+            missing = [k for k in FIGURES + RATIOS if k not in f]
             checks.result(f"{name}: {d} figures {missing or ''}", not missing)
             if missing:
                 continue
-            checks.result(f"{name}: {d} cycle min <= median <= max",
-                          f["cycle_us_min"] <= f["cycle_us_median"] <= f["cycle_us_max"])
+            checks.result(f"{name}: {d} cycle min <= median <= p95 <= max",
+                          f["cycle_us_min"] <= f["cycle_us_median"] <=
+                          f["cycle_us_p95"] <= f["cycle_us_max"])
             stopped = f["stop_us_max"] > 0
             checks.result(f"{name}: {d} {'stops' if d == 'stop_machine' else 'never stops'}"
                           f" the other CPUs (stop_us_max {f['stop_us_max']})",
@@ -139,10 +162,10 @@ class BootFailed(Exception):
     pass
 
 
-def boot(config, cycles, ms, timeout):
-    """One boot of the configuration; its console output and seconds."""
+def boot(config, cycles, ms, timeout, i):
+    """Boot i of the configuration; its console output and seconds."""
     append = f"bench=hotplug bench.cycles={cycles} bench.ms={ms} poweroff"
-    log_path = os.path.join(ROOT, "build", f"bench-{config}.log")
+    log_path = os.path.join(ROOT, "build", f"bench-{config}.{i}.log")
     with open(log_path, "w") as log:
         run = run_qemu(qemu_sh_argv(CONFIGS[config], timeout, append=append),
                        timeout, log, cwd=ROOT)
@@ -152,7 +175,7 @@ def boot(config, cycles, ms, timeout):
             sys.stderr.write(log.read()[-4000:])
         why = "timed out" if run.timed_out else f"exit {run.status}"
         raise BootFailed(f"the {config} boot failed ({why});"
-                         f" its console is in build/bench-{config}.log")
+                         f" its console is in {os.path.relpath(log_path, ROOT)}")
     return output, run.seconds
 
 
@@ -160,33 +183,80 @@ def fmt_rate(v):
     return f"{v / 1e6:.2f}M" if v >= 1e6 else f"{v / 1e3:.0f}k"
 
 
-def table(name, common, designs):
-    out = [f"{LABELS.get(name, name)}: boot to all CPUs online "
-           f"{common.get('boot_us_all_online', 0) / 1000:.1f} ms, "
+def aggregate(boots):
+    """The median of each figure over the boots, and its spread: the
+    lowest and highest value as (lo, hi)."""
+    def fold(dicts):
+        med, spread = {}, {}
+        for k in sorted(set().union(*dicts)):
+            vals = [d[k] for d in dicts if k in d]
+            if isinstance(vals[0], dict):       # step_us: {step: {down, up}}
+                med[k] = {step: {w: sorted(v[step][w] for v in vals
+                                            if step in v)[(len(vals) - 1) // 2]
+                                 for w in ("down", "up")}
+                          for step in set().union(*vals)}
+                continue
+            vals.sort()
+            med[k], spread[k] = vals[(len(vals) - 1) // 2], (vals[0], vals[-1])
+        return med, spread
+
+    common, common_spread = fold([b["common"] for b in boots])
+    designs, spread = {}, {}
+    for d in DESIGNS:
+        designs[d], spread[d] = fold([b["designs"].get(d, {}) for b in boots])
+    return {"common": common, "designs": designs,
+            "spread": {"common": common_spread, "designs": spread}}
+
+
+def cell(f, spread, key, fmt="{}"):
+    """A figure's median, and its spread over the boots if there was one."""
+    if key not in f:
+        return "-"
+    lo, hi = spread.get(key, (f[key], f[key]))
+    text = fmt.format(f[key])
+    return text if lo == hi else f"{text} [{fmt.format(lo)}-{fmt.format(hi)}]"
+
+
+def table(name, r):
+    common, designs = r["common"], r["designs"]
+    spread = r.get("spread", {"common": {}, "designs": {}})
+    n = len(r.get("boots", [])) or 1
+    out = [f"{LABELS.get(name, name)}, {n} boot{'s' * (n > 1)}: boot to all "
+           f"CPUs online {common.get('boot_us_all_online', 0) / 1000:.1f} ms, "
            f"synchronize_rcu {common.get('sync_rcu_us_median', 0)} us "
            f"(HZ={common.get('hz', '?')}), expedited "
            f"{common.get('sync_rcu_expedited_us_median', 0)} us, image "
            f"{common.get('image_bytes', 0) // 1024} KiB, "
            f"{common.get('mem_per_cpu_bytes', 0) / 1024:.1f} KiB per online CPU"]
-    out.append(f"{'design':<13} {'reader':>7} {'walks/s':>8} {'walks/s':>8}"
-               f" {'cycle us':>22} {'loaded':>8} {'bystander us':>14} "
-               f"{'stopped':>8}")
-    out.append(f"{'':<13} {'ratio':>7} {'idle':>8} {'hotplug':>8}"
-               f" {'min/median/max':>22} {'median':>8} {'max (base)':>14} "
-               f"{'us max':>8}")
+    if "floor_cycle_us_median" in common:
+        out.append(
+            f"firmware floor (CPU_ON to an entry that only calls CPU_OFF, "
+            f"to AFFINITY_INFO OFF): cycle "
+            f"{cell(common, spread['common'], 'floor_cycle_us_median')} us "
+            f"(min {common.get('floor_cycle_us_min', '?')}; CPU_ON to entry "
+            f"{common.get('floor_on_us_median', '?')}, CPU_OFF to OFF "
+            f"{common.get('floor_off_us_median', '?')})")
+    out.append(f"{'design':<13} {'reader ratio':>22} {'walks/s':>8} {'walks/s':>8}"
+               f" {'cycle us':>26} {'p95':>6} {'x floor':>20} {'loaded':>24}"
+               f" {'bystander us':>14} {'stopped':>8}")
+    out.append(f"{'':<13} {'':>22} {'idle':>8} {'hotplug':>8}"
+               f" {'median [boots lo-hi]':>26} {'':>6} {'median, p95':>20}"
+               f" {'median':>24} {'max (base)':>14} {'us max':>8}")
     for d in DESIGNS:
-        f = designs.get(d, {})
+        f, sp = designs.get(d, {}), spread["designs"].get(d, {})
         if not f:
             continue
-        cyc = (f"{f.get('cycle_us_min', 0)}/{f.get('cycle_us_median', 0)}/"
-               f"{f.get('cycle_us_max', 0)}")
         bys = (f"{f.get('bystander_us_max', 0)} "
                f"({f.get('bystander_us_baseline', 0)})")
+        ratio = (f"{cell(f, sp, 'cycle_floor_ratio', '{:.2f}')}, "
+                 f"{f.get('cycle_p95_floor_ratio', '-')}")
         out.append(
-            f"{d:<13} {f.get('reader_ratio', 0):>7.3f} "
+            f"{d:<13} {cell(f, sp, 'reader_ratio', '{:.3f}'):>22} "
             f"{fmt_rate(f.get('reader_walks_per_s_idle', 0)):>8} "
             f"{fmt_rate(f.get('reader_walks_per_s_hotplug', 0)):>8} "
-            f"{cyc:>22} {f.get('cycle_us_median_loaded', 0):>8} {bys:>14} "
+            f"{cell(f, sp, 'cycle_us_median'):>26} "
+            f"{f.get('cycle_us_p95', '-'):>6} {ratio:>20} "
+            f"{cell(f, sp, 'cycle_us_median_loaded'):>24} {bys:>14} "
             f"{f.get('stop_us_max', 0):>8}")
     return "\n".join(out)
 
@@ -215,6 +285,8 @@ def shares_table(common, designs):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--configs", default=",".join(CONFIGS))
+    ap.add_argument("--boots", type=int, default=3,
+                    help="boots per configuration; figures are their medians")
     ap.add_argument("--cycles", type=int, default=40)
     ap.add_argument("--ms", type=int, default=400)
     ap.add_argument("--timeout", type=int, default=600)
@@ -229,40 +301,53 @@ def main():
 
     results = {}
     if args.parse:
+        # bench-CONFIG.I.log: the boots of one configuration fold together.
+        by_config = {}
         for path in args.parse:
             with open(path) as f:
                 common, designs = parse(f.read())
             name = os.path.basename(path).replace("bench-", "").split(".")[0]
-            results[name] = {"common": common, "designs": designs}
+            by_config.setdefault(name, []).append(
+                {"common": common, "designs": designs})
+        for name, boots in by_config.items():
+            results[name] = {"boots": boots, **aggregate(boots)}
     else:
         if args.smoke:
             args.configs, args.cycles, args.ms = SMOKE_CONFIGS, 3, 40
+            args.boots = 1
         for config in args.configs.split(","):
             if config not in CONFIGS:
                 sys.exit(f"bench.py: unknown configuration '{config}' "
                          f"(have: {', '.join(CONFIGS)})")
-            try:
-                log, secs = boot(config, args.cycles, args.ms, args.timeout)
-            except BootFailed as e:
-                if args.ktap:
-                    print_failure(str(e))
-                sys.exit(f"bench.py: {e}")
-            common, designs = parse(log)
-            missing = [d for d in DESIGNS if "cycle_us_median" not in designs[d]]
-            if missing and not args.ktap:
-                sys.exit(f"bench.py: {config}: no figures for {missing}; "
-                         f"see build/bench-{config}.log")
+        for config in args.configs.split(","):
+            boots = []
+            for i in range(args.boots):
+                try:
+                    log, secs = boot(config, args.cycles, args.ms,
+                                     args.timeout, i)
+                except BootFailed as e:
+                    if args.ktap:
+                        print_failure(str(e))
+                    sys.exit(f"bench.py: {e}")
+                common, designs = parse(log)
+                missing = [d for d in DESIGNS
+                           if "cycle_us_median" not in designs[d]]
+                if missing and not args.ktap:
+                    sys.exit(f"bench.py: {config}: no figures for {missing}; "
+                             f"see build/bench-{config}.{i}.log")
+                boots.append({"boot_seconds": round(secs, 1),
+                              "common": common, "designs": designs})
             results[config] = {"qemu": " ".join(CONFIGS[config]),
-                               "boot_seconds": round(secs, 1),
-                               "common": common, "designs": designs}
+                               "boots": boots, **aggregate(boots)}
     os.makedirs(os.path.dirname(args.out), exist_ok=True)
     with open(args.out, "w") as f:
         json.dump({"configs": results, "cycles": args.cycles,
+                   "boots": args.boots,
                    "phase_ms": args.ms}, f, indent=1, sort_keys=True)
     if args.ktap:
         sys.exit(0 if ktap(results, args.out) else 1)
     for name, r in results.items():
-        print(table(name, r["common"], r["designs"]))
+        print(table(name, r))
         shares = shares_table(r["common"], r["designs"])
         if shares:
             print(shares)

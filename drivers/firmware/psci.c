@@ -220,6 +220,11 @@ DEFINE_FAULT(cpu_off, cpu_off_set,
 	     "N|forever: AFFINITY_INFO answers ON the next N (1-1000000) "
 	     "times, or for ever");
 
+bool psci_conduit_is_smc(void)
+{
+	return psci.invoke == arm_smccc_smc;
+}
+
 int psci_affinity_info(u64 mpidr)
 {
 	if (should_fail(&fault_cpu_off))

@@ -14,6 +14,12 @@ void trap_init(void);
 void secondary_entry(void);
 /* Where a CPU started at a dead end waits (fail.cpu=). */
 void secondary_lost(void);
+/*
+ * CPU_ON entry points that stamp the counter and call CPU_OFF at once
+ * (psci_floor.S), one per conduit: the firmware's floor.
+ */
+void psci_floor_entry_hvc(void);
+void psci_floor_entry_smc(void);
 /* A new thread's first instruction, from cpu_switch_to(). */
 void ret_from_fork(void);
 /* The pen's loop, MMU on, until *release: never returns. */

@@ -78,5 +78,18 @@ unsigned long psci_invoke(u32 fn, unsigned long a1, unsigned long a2,
 
 /* Offline CPUs park in the kernel pen (hotplug.pen), not CPU_OFF. */
 bool psci_offline_parks(void);
+bool psci_conduit_is_smc(void);
+
+/*
+ * One bare firmware cycle of an OFF CPU (drivers/firmware/psci_floor.c):
+ * CPU_ON to the entry's first instruction, CPU_OFF to the first OFF
+ * answer, and CPU_ON to that answer, in ns; and how many OFF answers
+ * came before the CPU had run (early_off).
+ */
+struct psci_floor {
+	u64 on_ns, off_ns, cycle_ns;
+	unsigned int early_off;
+};
+int psci_floor_cycle(u64 mpidr, struct psci_floor *f);
 
 #endif

@@ -9,8 +9,10 @@
  *                  (interleaved on one CPU, so both see the same noise)
  *   throughput     walks per second by one reader per CPU, idle and
  *                  while a writer cycles the last CPU down and up
- *   cycle latency  down + up of the last CPU, min / median / max, on an
- *                  otherwise idle machine (and median under the readers);
+ *   cycle latency  down + up of the last CPU, min / median / p95 / max,
+ *                  on an otherwise idle machine (and median under the
+ *                  readers); median and p95 also as a multiple of the
+ *                  firmware's floor (below);
  *                  the down's and the up's medians split into the
  *                  firmware's share (PSCI CPU_OFF to AFFINITY_INFO's OFF,
  *                  CPU_ON to the CPU's first instruction) and the kernel's
@@ -23,7 +25,9 @@
  * Then the figures that do not depend on the design: boot time to all
  * CPUs online, synchronize_rcu() normal and expedited, one PSCI
  * AFFINITY_INFO call (the resolution of the firmware's share of a
- * down), the kernel image size and the memory one online CPU costs.
+ * down), the firmware's floor (the same CPU cycled by PSCI alone, with an
+ * entry point that only calls CPU_OFF: drivers/firmware/psci_floor.c),
+ * the kernel image size and the memory one online CPU costs.
  * Figures, never pass/fail: tools/bench.py turns the lines into
  * build/bench.json and a table.
  *
@@ -67,6 +71,7 @@ static struct {
 	bool stop; /* the phase's threads leave */
 	struct completion left;
 	u64 sink;
+	u64 floor_ns; /* the firmware's median cycle, 0 if none */
 } hb;
 
 /* The walk every design protects: one per-CPU counter per online CPU. */
@@ -344,6 +349,17 @@ static void report_shares(enum hotplug_sync d, struct shares *sh)
 	REPORT(d, "kernel_up_us_median", "%lu", median(sh->kernel_up, sh->n));
 }
 
+/* A cycle's time as a multiple of the firmware's floor, 2 decimals. */
+static void report_floor_ratio(enum hotplug_sync d, const char *key, u64 us)
+{
+	u64 r;
+
+	if (!hb.floor_ns)
+		return;
+	r = (us * 100000 + hb.floor_ns / 2) / hb.floor_ns;
+	REPORT(d, key, "%lu.%02lu", r / 100, r % 100);
+}
+
 static void bench_design(enum hotplug_sync d)
 {
 	static u64 us[MAX_CYCLES];
@@ -362,6 +378,10 @@ static void bench_design(enum hotplug_sync d)
 		REPORT(d, "cycle_us_min", "%lu", us[0]);
 		REPORT(d, "cycle_us_median", "%lu", us[n / 2]);
 		REPORT(d, "cycle_us_max", "%lu", us[n - 1]);
+		REPORT(d, "cycle_us_p95", "%lu", us[n * 95 / 100]);
+		report_floor_ratio(d, "cycle_floor_ratio", us[n / 2]);
+		report_floor_ratio(d, "cycle_p95_floor_ratio",
+				   us[n * 95 / 100]);
 		report_steps(d);
 		report_shares(d, &sh);
 	}
@@ -416,6 +436,48 @@ static void report_affinity_info(void)
 		     median(lat, 11));
 }
 
+/*
+ * The floor: the same CPU cycled by the firmware alone (psci_floor.c),
+ * hb.cycles times with the kernel's hotplug held off, the CPU offline in
+ * the kernel's eyes throughout. Medians of CPU_ON to the first
+ * instruction, CPU_OFF to OFF, and the whole cycle; and the fastest.
+ */
+static void report_floor(void)
+{
+	static u64 on[MAX_CYCLES], off[MAX_CYCLES], cyc[MAX_CYCLES];
+	u64 mpidr = cpu_logical_map(hb.target);
+	struct psci_floor f;
+	int n = 0, err = 0, early_off = 0;
+
+	if (psci_version() < PSCI_VERSION(0, 2) || psci_offline_parks())
+		return; /* no firmware cycle to measure: spin table, the pen */
+	if (cpu_down(hb.target))
+		return;
+	cpu_maps_update_begin();
+	while (n < (int)hb.cycles && !err) {
+		err = psci_floor_cycle(mpidr, &f);
+		if (!err) {
+			early_off += f.early_off;
+			on[n] = f.on_ns / 1000;
+			off[n] = f.off_ns / 1000;
+			cyc[n++] = f.cycle_ns;
+		}
+	}
+	cpu_maps_update_done();
+	if (cpu_up(hb.target))
+		pr_err("hotplug: CPU%u did not come back after the floor\n",
+		       hb.target);
+	if (!n)
+		return;
+	hb.floor_ns = median(cyc, n);
+	bench_report("hotplug", "floor_cycle_us_median", "%lu",
+		     hb.floor_ns / 1000);
+	bench_report("hotplug", "floor_cycle_us_min", "%lu", cyc[0] / 1000);
+	bench_report("hotplug", "floor_on_us_median", "%lu", median(on, n));
+	bench_report("hotplug", "floor_off_us_median", "%lu", median(off, n));
+	bench_report("hotplug", "floor_early_off", "%d of %d", early_off, n);
+}
+
 static void bench_common(void)
 {
 	struct mem_stats before, after;
@@ -441,6 +503,7 @@ static void bench_common(void)
 	bench_report("hotplug", "sync_rcu_expedited_us_median", "%lu",
 		     lat[5] / 1000);
 	report_affinity_info();
+	report_floor();
 	bench_report("hotplug", "image_bytes", "%lu",
 		     (unsigned long)(_end - _head));
 
