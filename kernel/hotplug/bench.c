@@ -258,6 +258,20 @@ static void add_shares(struct shares *sh)
 }
 
 /*
+ * The console at warnings and worse while cycles run: each down and up
+ * prints a line ("CPU3 is down", "CPU3: online"), and a line written to
+ * the UART costs more than the rest of the cycle (printk_line_us). The
+ * lines still go to the log buffer. Returns the level to restore.
+ */
+static int console_quiet(void)
+{
+	int was = console_loglevel;
+
+	console_loglevel = min(was, 5); /* KERN_WARNING (4) and worse */
+	return was;
+}
+
+/*
  * Cycle the target down and up for ms (or cycles times); sorted us. With
  * sh, each cycle's shares too.
  */
@@ -266,6 +280,8 @@ static int cycle_target(u64 *us, unsigned long max, unsigned long ms,
 {
 	u64 end = ktime_get_ns() + ms * 1000000ULL;
 	unsigned long n = 0;
+
+	int was = console_quiet();
 
 	if (sh)
 		sh->n = 0;
@@ -278,6 +294,7 @@ static int cycle_target(u64 *us, unsigned long max, unsigned long ms,
 		if (sh)
 			add_shares(sh);
 	}
+	console_loglevel = was;
 	sort_u64(us, n);
 	return n;
 }
@@ -478,6 +495,25 @@ static void report_floor(void)
 	bench_report("hotplug", "floor_early_off", "%d of %d", early_off, n);
 }
 
+/*
+ * What one console line costs, of the length a down or an up prints: the
+ * reason the cycles run with the console quiet (console_quiet()).
+ */
+static void report_printk_line(void)
+{
+	u64 lat[11];
+
+	for (int i = 0; i < 11; i++) {
+		u64 t0 = ktime_get_ns();
+
+		pr_info("hotplug: console line %d of 11, for its cost\n",
+			i + 1);
+		lat[i] = ktime_get_ns() - t0;
+	}
+	bench_report("hotplug", "printk_line_us_median", "%lu",
+		     median(lat, 11) / 1000);
+}
+
 static void bench_common(void)
 {
 	struct mem_stats before, after;
@@ -503,6 +539,7 @@ static void bench_common(void)
 	bench_report("hotplug", "sync_rcu_expedited_us_median", "%lu",
 		     lat[5] / 1000);
 	report_affinity_info();
+	report_printk_line();
 	report_floor();
 	bench_report("hotplug", "image_bytes", "%lu",
 		     (unsigned long)(_end - _head));

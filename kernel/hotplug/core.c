@@ -286,12 +286,13 @@ static int run_step(unsigned int cpu, int i, bool up)
 		       cpuhp_steps[i].name);
 		return -EIO;
 	}
-	if (cpuhp_steps[i].on_cpu)
-		return fn(cpu);
+	/* On-CPU steps too: the writer waits in arch:power meanwhile. */
 	t0 = ktime_get_ns();
 	err = fn(cpu);
 	hp_stats.step_ns[i][up][(up ? hp_stats.ups : hp_stats.downs) %
 				HP_SAMPLES] = ktime_get_ns() - t0;
+	if (cpuhp_steps[i].on_cpu)
+		return err; /* no printing there: interrupts off, dying */
 	if (err)
 		pr_err("CPU%u: step %s failed going %s: %d\n", cpu,
 		       cpuhp_steps[i].name, up ? "up" : "down", err);

@@ -128,12 +128,27 @@ int sched_cpu_drain(unsigned int cpu)
 	return 0;
 }
 
-/* Before cpu starts: its idle thread (kept across hotplug if unused). */
+/*
+ * Before cpu starts: its idle thread. Made at its first up and kept
+ * across downs, as Linux keeps idle threads: freeing the stack unmaps it,
+ * and that TLB invalidation, broadcast to every CPU, was the largest part
+ * of a down (80-140 us on QEMU, where each vCPU must stop to take it).
+ * What readers of the online mask may hold, the per-CPU area, is still
+ * freed. A kept thread starts afresh: head.S puts its stack pointer at
+ * the top, sched_init_cpu() makes it the CPU's current again.
+ */
 int idle_thread_prepare(unsigned int cpu)
 {
-	if (!idle_threads[cpu])
-		idle_threads[cpu] = fork_idle(cpu);
-	return idle_threads[cpu] ? 0 : -ENOMEM;
+	struct task_struct *idle = idle_threads[cpu];
+
+	if (!idle)
+		idle = idle_threads[cpu] = fork_idle(cpu);
+	if (!idle)
+		return -ENOMEM;
+	idle->preempt_count = 0; /* as fork_idle() left it */
+	idle->flags = 0;
+	idle->state = TASK_RUNNING;
+	return 0;
 }
 
 struct task_struct *idle_thread_get(unsigned int cpu)
@@ -141,21 +156,17 @@ struct task_struct *idle_thread_get(unsigned int cpu)
 	return idle_threads[cpu];
 }
 
-/* After cpu is off: its idle thread and stack are no longer in use. */
+/* After cpu is off: its idle thread no longer runs (kept for its next up). */
 int idle_thread_release(unsigned int cpu)
 {
-	struct task_struct *idle = idle_threads[cpu];
+	struct rq *rq = cpu_rq(cpu);
+	unsigned long flags;
 
-	idle_threads[cpu] = NULL;
-	if (idle) {
-		struct rq *rq = cpu_rq(cpu);
-		unsigned long flags;
-
-		spin_lock_irqsave(&rq->lock, flags);
-		rq->curr = rq->idle = NULL; /* nothing runs there any more */
-		spin_unlock_irqrestore(&rq->lock, flags);
-		release_task(idle);
-	}
+	spin_lock_irqsave(&rq->lock, flags);
+	rq->curr = rq->idle = NULL; /* nothing runs there any more */
+	spin_unlock_irqrestore(&rq->lock, flags);
+	if (idle_threads[cpu])
+		WRITE_ONCE(idle_threads[cpu]->on_cpu, false);
 	return 0;
 }
 

@@ -5,6 +5,7 @@
  * everything as it was. Firmware failures are in hotplug_fault_test.c,
  * readers of the online mask in hotplug_readers_test.c.
  */
+#include <asm/vmap_stack.h>
 #include <kernel/cpu.h>
 #include <kernel/current.h>
 #include <kernel/irq.h>
@@ -87,22 +88,31 @@ static void hotplug_bound_thread_refuses(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cpu_up(cpu), 0);
 }
 
-/* Does going down give the CPU's area and idle stack back (mem counters)? */
+/*
+ * Does going down give the CPU's per-CPU area back (mem counters), and
+ * keep its idle thread and stack for the next up, which makes none?
+ */
 static void hotplug_down_frees_memory(struct kunit *test)
 {
-	unsigned int cpu = nr_cpu_ids - 1;
+	unsigned int cpu = nr_cpu_ids - 1, stacks;
+	struct task_struct *idle = idle_thread_get(cpu);
 	struct mem_stats on, off, back;
 
 	if (!have_down_cpus(test, 2))
 		return;
 	mem_get_stats(&on);
+	stacks = vmap_stacks_in_use();
 	KUNIT_ASSERT_NOT_NULL(test, percpu_area(cpu));
 	KUNIT_ASSERT_EQ(test, cpu_down(cpu), 0);
 	mem_get_stats(&off);
 	KUNIT_EXPECT_NULL(test, percpu_area(cpu));
-	KUNIT_EXPECT_GT(test, off.free_pages, on.free_pages);
+	KUNIT_EXPECT_LT(test, off.kmalloc_bytes, on.kmalloc_bytes);
 	KUNIT_EXPECT_LT(test, off.kmalloc_objects, on.kmalloc_objects);
+	KUNIT_EXPECT_EQ(test, vmap_stacks_in_use(), stacks);
+	KUNIT_EXPECT_TRUE(test, idle_thread_get(cpu) == idle);
 	KUNIT_ASSERT_EQ(test, cpu_up(cpu), 0);
+	KUNIT_EXPECT_EQ(test, vmap_stacks_in_use(), stacks);
+	KUNIT_EXPECT_TRUE(test, idle_thread_get(cpu) == idle);
 	rcu_barrier();
 	mem_get_stats(&back);
 	KUNIT_EXPECT_EQ(test, back.kmalloc_objects, on.kmalloc_objects);
