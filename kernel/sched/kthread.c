@@ -166,22 +166,35 @@ void kthread_parkme(void)
 	__set_current_state(TASK_RUNNING);
 }
 
+/* Ask t to park, completing done when it has; wake it to see the ask. */
+static int kthread_park_start(struct task_struct *t, struct completion *done)
+{
+	if (!t->parkable)
+		return -EINVAL;
+	init_completion(done);
+	t->parked = done;
+	smp_store_release(&t->should_park, true);
+	wake_up_process(t);
+	return 0;
+}
+
+static void kthread_park_wait(struct task_struct *t, struct completion *done)
+{
+	/* Parking on another CPU takes microseconds: poll for it then. */
+	if (READ_ONCE(t->cpu) != (int)raw_smp_processor_id())
+		wait_for_completion_spin(done, 1000);
+	else
+		wait_for_completion(done);
+}
+
 int kthread_park(struct task_struct *t)
 {
 	struct completion done;
+	int err = kthread_park_start(t, &done);
 
-	if (!t->parkable)
-		return -EINVAL;
-	init_completion(&done);
-	t->parked = &done;
-	smp_store_release(&t->should_park, true);
-	wake_up_process(t);
-	/* Parking on another CPU takes microseconds: poll for it then. */
-	if (READ_ONCE(t->cpu) != (int)raw_smp_processor_id())
-		wait_for_completion_spin(&done, 1000);
-	else
-		wait_for_completion(&done);
-	return 0;
+	if (!err)
+		kthread_park_wait(t, &done);
+	return err;
 }
 
 /* Its CPU is active again: let it run there. */
@@ -302,10 +315,18 @@ static int cpu_threads(unsigned int cpu, struct task_struct **out)
 int kthreads_park_cpu(unsigned int cpu)
 {
 	struct task_struct *t[MAX_CPU_THREADS];
+	struct completion done[MAX_CPU_THREADS];
 	int n = cpu_threads(cpu, t);
 
+	/*
+	 * All asked first, then all waited for: the threads park side by
+	 * side on their CPU, and the waits end in one round trip, not one
+	 * wake-up and switch per thread in turn.
+	 */
 	for (int i = 0; i < n; i++)
-		kthread_park(t[i]);
+		kthread_park_start(t[i], &done[i]);
+	for (int i = 0; i < n; i++)
+		kthread_park_wait(t[i], &done[i]);
 	return 0;
 }
 
