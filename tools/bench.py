@@ -88,7 +88,7 @@ def parse(log):
 
 
 FIGURES = ("reader_ratio", "cycle_us_min", "cycle_us_median", "cycle_us_max",
-           "cycle_us_p95", "cycle_us_median_loaded", "reader_walks_per_s_idle",
+           "cycle_us_p95", "cycle_us_median_loaded", "cycle_us_median_one_reader", "reader_walks_per_s_idle",
            "reader_walks_per_s_hotplug", "bystander_us_baseline",
            "bystander_us_max", "stop_us_max")
 COMMON = ("boot_us_all_online", "sync_rcu_us_median",
@@ -237,11 +237,11 @@ def table(name, r):
             f"{common.get('floor_on_us_median', '?')}, CPU_OFF to OFF "
             f"{common.get('floor_off_us_median', '?')})")
     out.append(f"{'design':<13} {'reader ratio':>22} {'walks/s':>8} {'walks/s':>8}"
-               f" {'cycle us':>26} {'p95':>6} {'x floor':>20} {'loaded':>24}"
+               f" {'cycle us':>26} {'p95':>6} {'x floor':>20} {'under readers':>24} {'1 reader':>8}"
                f" {'bystander us':>14} {'stopped':>8}")
     out.append(f"{'':<13} {'':>22} {'idle':>8} {'hotplug':>8}"
                f" {'median [boots lo-hi]':>26} {'':>6} {'median, p95':>20}"
-               f" {'median':>24} {'max (base)':>14} {'us max':>8}")
+               f" {'median':>24} {'median':>8} {'max (base)':>14} {'us max':>8}")
     for d in DESIGNS:
         f, sp = designs.get(d, {}), spread["designs"].get(d, {})
         if not f:
@@ -256,7 +256,8 @@ def table(name, r):
             f"{fmt_rate(f.get('reader_walks_per_s_hotplug', 0)):>8} "
             f"{cell(f, sp, 'cycle_us_median'):>26} "
             f"{f.get('cycle_us_p95', '-'):>6} {ratio:>20} "
-            f"{cell(f, sp, 'cycle_us_median_loaded'):>24} {bys:>14} "
+            f"{cell(f, sp, 'cycle_us_median_loaded'):>24} "
+            f"{f.get('cycle_us_median_one_reader', '-'):>8} {bys:>14} "
             f"{f.get('stop_us_max', 0):>8}")
     return "\n".join(out)
 

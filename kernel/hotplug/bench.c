@@ -67,6 +67,7 @@ static struct {
 	unsigned long cycles, phase_ms;
 	unsigned int target; /* the CPU cycled down and up */
 	unsigned int writer_cpu; /* where the bench thread runs */
+	unsigned int one_reader_cpu; /* ONE_READER's, if any (nr_cpu_ids) */
 	enum hotplug_sync design; /* the one being measured */
 	bool stop; /* the phase's threads leave */
 	struct completion left;
@@ -193,13 +194,26 @@ static int spinner_fn(void *arg)
 	return 0;
 }
 
-static bool worker_cpu(unsigned int cpu, bool readers)
+/* Where a phase's threads run. */
+enum workers {
+	READERS, /* every CPU but the target (the writer's too) */
+	ONE_READER, /* one CPU, neither the target nor the writer's */
+	SPINNERS, /* every CPU but the target and the writer's */
+};
+
+static bool worker_cpu(unsigned int cpu, enum workers where)
 {
-	return cpu != hb.target && (readers || cpu != hb.writer_cpu);
+	if (cpu == hb.target)
+		return false;
+	if (where == READERS)
+		return true;
+	if (cpu == hb.writer_cpu)
+		return false;
+	return where == SPINNERS || cpu == hb.one_reader_cpu;
 }
 
-/* Start fn on each worker CPU (readers also on the writer's). */
-static int start_workers(int (*fn)(void *), bool readers)
+/* Start fn on each CPU of the phase. */
+static int start_workers(int (*fn)(void *), enum workers where)
 {
 	unsigned int cpu;
 	int n = 0;
@@ -210,7 +224,7 @@ static int start_workers(int (*fn)(void *), bool readers)
 		struct worker *w = &workers[cpu];
 
 		w->task = NULL;
-		if (!worker_cpu(cpu, readers))
+		if (!worker_cpu(cpu, where))
 			continue;
 		w->walks = w->max_gap_ns = 0;
 		w->task = kthread_create(fn, w, "bench/%u", cpu);
@@ -403,14 +417,14 @@ static void bench_design(enum hotplug_sync d)
 		report_shares(d, &sh);
 	}
 
-	readers = start_workers(reader_fn, true);
+	readers = start_workers(reader_fn, READERS);
 	t0 = ktime_get_ns();
 	msleep(hb.phase_ms);
 	stop_workers(readers);
 	walks = total_walks() * 1000000000ULL / (ktime_get_ns() - t0);
 	REPORT(d, "reader_walks_per_s_idle", "%lu", walks);
 
-	readers = start_workers(reader_fn, true);
+	readers = start_workers(reader_fn, READERS);
 	t0 = ktime_get_ns();
 	n = cycle_target(us, MAX_CYCLES, hb.phase_ms, NULL);
 	stop_workers(readers);
@@ -419,13 +433,28 @@ static void bench_design(enum hotplug_sync d)
 	if (n)
 		REPORT(d, "cycle_us_median_loaded", "%lu", us[n / 2]);
 
-	readers = start_workers(spinner_fn, false);
+	/*
+	 * The same with one reader: fewer busy vCPUs than the host has
+	 * cores (2 here) when the target and the writer run too. Beside
+	 * the figure above, it tells the host's time-slicing of vCPUs from
+	 * what the readers cost the writer in the kernel.
+	 */
+	if (hb.one_reader_cpu < nr_cpu_ids) {
+		readers = start_workers(reader_fn, ONE_READER);
+		n = cycle_target(us, MAX_CYCLES, hb.phase_ms / 2, NULL);
+		stop_workers(readers);
+		if (n)
+			REPORT(d, "cycle_us_median_one_reader", "%lu",
+			       us[n / 2]);
+	}
+
+	readers = start_workers(spinner_fn, SPINNERS);
 	msleep(hb.phase_ms / 2);
 	stop_workers(readers);
 	REPORT(d, "bystander_us_baseline", "%lu", max_gap_us());
 
 	stop_machine_max_stop_ns(true);
-	readers = start_workers(spinner_fn, false);
+	readers = start_workers(spinner_fn, SPINNERS);
 	cycle_target(us, hb.cycles, hb.phase_ms / 2, NULL);
 	stop_workers(readers);
 	REPORT(d, "bystander_us_max", "%lu", max_gap_us());
@@ -582,9 +611,14 @@ static void hotplug_bench(void)
 	hb.cycles = bench_cycles;
 	hb.phase_ms = bench_ms;
 	hb.writer_cpu = cpu_online_next(-1);
-	hb.target = nr_cpu_ids;
+	hb.target = hb.one_reader_cpu = nr_cpu_ids;
 	for_each_online_cpu (cpu)
 		hb.target = cpu;
+	for_each_online_cpu (cpu)
+		if (cpu != hb.target && cpu != hb.writer_cpu) {
+			hb.one_reader_cpu = cpu;
+			break;
+		}
 	if (num_online_cpus() < 2 || hb.target == hb.writer_cpu) {
 		pr_err("hotplug: needs two online CPUs\n");
 		return;
