@@ -183,6 +183,12 @@ def fmt_rate(v):
     return f"{v / 1e6:.2f}M" if v >= 1e6 else f"{v / 1e3:.0f}k"
 
 
+def middle(vals):
+    """The median (the lower of the middle two for an even count)."""
+    vals = sorted(vals)
+    return vals[(len(vals) - 1) // 2]
+
+
 def aggregate(boots):
     """The median of each figure over the boots, and its spread: the
     lowest and highest value as (lo, hi)."""
@@ -191,13 +197,12 @@ def aggregate(boots):
         for k in sorted(set().union(*dicts)):
             vals = [d[k] for d in dicts if k in d]
             if isinstance(vals[0], dict):       # step_us: {step: {down, up}}
-                med[k] = {step: {w: sorted(v[step][w] for v in vals
-                                            if step in v)[(len(vals) - 1) // 2]
+                med[k] = {step: {w: middle([v[step][w] for v in vals
+                                            if step in v])
                                  for w in ("down", "up")}
                           for step in set().union(*vals)}
                 continue
-            vals.sort()
-            med[k], spread[k] = vals[(len(vals) - 1) // 2], (vals[0], vals[-1])
+            med[k], spread[k] = middle(vals), (min(vals), max(vals))
         return med, spread
 
     common, common_spread = fold([b["common"] for b in boots])
