@@ -15,7 +15,8 @@ which this script collects into build/bench.json and prints as a table.
 Usage: tools/bench.py [--configs smp4,smp8,raspi3b-tfa] [--boots N]
                       [--cycles N] [--ms N]
                       [--out build/bench.json] [--smoke [--ktap]]
-       tools/bench.py --parse LOG...   (tables from saved console logs,
+       tools/bench.py --parse LOG... [--markdown]
+                                       (tables from saved console logs,
                                         bench-CONFIG.I.log of one CONFIG
                                         folded into medians)
 """
@@ -267,6 +268,39 @@ def table(name, r):
     return "\n".join(out)
 
 
+def markdown(name, r):
+    """The tables of docs/benchmarks.md for one configuration: each figure
+    the median over the boots, [lowest-highest] where they differed."""
+    c, sp = r["common"], r.get("spread", {"common": {}, "designs": {}})
+    n = len(r.get("boots", [])) or 1
+    out = [f"**{LABELS.get(name, name)}**, {n} boot{'s' * (n > 1)}: all CPUs "
+           f"online {c.get('boot_us_all_online', 0) / 1000:.0f} ms after "
+           f"power-on; firmware floor "
+           f"{cell(c, sp['common'], 'floor_cycle_us_median')} us per cycle "
+           f"(CPU_ON to entry {c.get('floor_on_us_median', '-')}, CPU_OFF to "
+           f"OFF {c.get('floor_off_us_median', '-')}); a console line "
+           f"{c.get('printk_line_us_median', '-')} us.", ""]
+    out.append("| design | reader ratio | cycle us median | p95 | "
+               "median / floor | p95 / floor | under readers | one reader | "
+               "down (fw) | up (fw) | longest stop us |")
+    out.append("|---|---|---|---|---|---|---|---|---|---|---|")
+    for d in DESIGNS:
+        f, dsp = r["designs"].get(d, {}), sp["designs"].get(d, {})
+        if not f:
+            continue
+        out.append(
+            f"| {d} | {cell(f, dsp, 'reader_ratio', '{:.3f}')} | "
+            f"{cell(f, dsp, 'cycle_us_median')} | {cell(f, dsp, 'cycle_us_p95')} | "
+            f"{cell(f, dsp, 'cycle_floor_ratio', '{:.1f}')} | "
+            f"{cell(f, dsp, 'cycle_p95_floor_ratio', '{:.1f}')} | "
+            f"{cell(f, dsp, 'cycle_us_median_loaded')} | "
+            f"{cell(f, dsp, 'cycle_us_median_one_reader')} | "
+            f"{f.get('down_us_median', '-')} ({f.get('fw_off_us_median', '-')}) | "
+            f"{f.get('up_us_median', '-')} ({f.get('fw_on_us_median', '-')}) | "
+            f"{f.get('stop_us_max', '-')} |")
+    return "\n".join(out)
+
+
 def shares_table(common, designs):
     """Where a down's and an up's time goes: the firmware's share and the
     kernel's, medians over the idle cycles (each a median of its own, so
@@ -303,6 +337,8 @@ def main():
     ap.add_argument("--ktap", action="store_true",
                     help="check the figures and print KTAP (make test)")
     ap.add_argument("--parse", nargs="+", metavar="LOG")
+    ap.add_argument("--markdown", action="store_true",
+                    help="print the tables as docs/benchmarks.md has them")
     args = ap.parse_args()
 
     results = {}
@@ -353,6 +389,9 @@ def main():
     if args.ktap:
         sys.exit(0 if ktap(results, args.out) else 1)
     for name, r in results.items():
+        if args.markdown:
+            print(markdown(name, r) + "\n")
+            continue
         print(table(name, r))
         shares = shares_table(r["common"], r["designs"])
         if shares:
