@@ -221,8 +221,8 @@ void kfree(const void *p)
 /*
  * kmalloc_objects/bytes are what callers hold: taken off the slab lists
  * and not waiting in a CPU's cache. Exact when nothing allocates; else a
- * snapshot, never below the truth (the caches' counts grow after the
- * slab lists' and shrink before them, and are read under the lock).
+ * snapshot, each CPU's cache count read at its own moment (under the
+ * lock no batch moves between the slab lists and a cache meanwhile).
  */
 void mem_get_stats(struct mem_stats *st)
 {

@@ -96,8 +96,9 @@ static void account(unsigned int cpu, unsigned int c, int n)
 /*
  * Half a stack from the slab lists into the empty cache cc; false when
  * none could be had. Interrupts off, on cc's CPU. The cache counts grow
- * after the slab lists' (slab_alloc_bulk()), never before, so a reader
- * of both never sees more cached than taken.
+ * after the slab lists' taken counts (slab_alloc_bulk()), so that a
+ * reader of both (mem_get_stats()) does not count a batch as cached
+ * before it was taken.
  */
 static bool cache_refill(struct kmalloc_cpu_cache *cc, unsigned int c)
 {
@@ -227,8 +228,8 @@ void kmalloc_print_caches(void)
 		char line[8 * NR_CLASSES], *p = line;
 
 		for (unsigned int c = 0; c < NR_CLASSES; c++)
-			p += snprintf(p, line + sizeof(line) - p, " %u",
-				      READ_ONCE(caches->class[c].count));
+			p += scnprintf(p, line + sizeof(line) - p, " %u",
+				       READ_ONCE(caches->class[c].count));
 		printk(KERN_INFO "kmalloc: CPU%u cache:%s (%u bytes)\n", cpu,
 		       line, READ_ONCE(cached[cpu].bytes));
 	}

@@ -263,9 +263,14 @@ static void kmalloc_cache_keeps_freed(struct kunit *test)
 			held.kmalloc_cached_objects);
 }
 
-#define FILL_SIZE 512
+/*
+ * The largest class: no thread's exit frees one on the CPU (a
+ * task_struct is a 512-byte object), which would flush the cache.
+ * FILL_PAGES objects fit its stack.
+ */
+#define FILL_SIZE 2048
 #define FILL_PER_PAGE (PAGE_SIZE / FILL_SIZE)
-#define FILL_PAGES 12
+#define FILL_PAGES 4
 
 struct cache_fill {
 	struct page *pinned[FILL_PAGES]; /* kept only by the cache */
@@ -274,32 +279,49 @@ struct cache_fill {
 	struct completion done;
 };
 
+/* How many of obj[0..n) lie on page. */
+static unsigned int objects_on(struct page *page, void *const *obj,
+			       unsigned int n)
+{
+	unsigned int on = 0;
+
+	for (unsigned int i = 0; i < n; i++)
+		on += obj[i] && virt_to_page(obj[i]) == page;
+	return on;
+}
+
 /*
- * On the CPU whose caches it fills: objects from FILL_PAGES pages, the
- * first of each page freed last, so the CPU's cache ends holding them and
- * their pages hold nothing else. Records those pages.
+ * On the CPU whose caches it fills: FILL_PAGES pages' worth of objects,
+ * then every object freed but one per page, and those last, so the CPU's
+ * cache ends holding them. A page all of whose objects were ours, with
+ * one still out, is kept by that cache alone: recorded.
  */
 static int cache_fill_fn(void *p)
 {
-	static void *obj[FILL_PAGES * FILL_PER_PAGE];
+	enum { N = FILL_PAGES * FILL_PER_PAGE };
+	static void *obj[N], *last[N];
 	struct cache_fill *f = p;
-	unsigned int n = 0;
+	unsigned int nr_last = 0;
 
-	for (unsigned int i = 0; i < ARRAY_SIZE(obj); i++)
+	for (unsigned int i = 0; i < N; i++)
 		obj[i] = kmalloc(FILL_SIZE);
-	for (unsigned int i = 0; i < ARRAY_SIZE(obj); i++)
-		if (i % FILL_PER_PAGE)
+	for (unsigned int i = 0; i < N; i++) {
+		if (obj[i] && !objects_on(virt_to_page(obj[i]), last, nr_last))
+			last[nr_last++] = obj[i]; /* its page's keeper */
+		else
 			kfree(obj[i]);
-	for (unsigned int i = 0; i < ARRAY_SIZE(obj); i += FILL_PER_PAGE)
-		kfree(obj[i]);
-	/* A page whose one object out was freed here: that one is cached. */
-	for (unsigned int i = 0; i < ARRAY_SIZE(obj); i += FILL_PER_PAGE) {
-		struct page *page = obj[i] ? virt_to_page(obj[i]) : NULL;
-
-		if (page && (page->flags & PG_slab) && page->inuse == 1)
-			f->pinned[n++] = page;
 	}
-	f->nr_pinned = n;
+	for (unsigned int i = 0; i < nr_last; i++)
+		kfree(last[i]);
+	f->nr_pinned = 0;
+	for (unsigned int i = 0; i < nr_last && f->nr_pinned < FILL_PAGES;
+	     i++) {
+		struct page *page = virt_to_page(last[i]);
+
+		if (objects_on(page, obj, N) == FILL_PER_PAGE &&
+		    (page->flags & PG_slab) && page->inuse == 1)
+			f->pinned[f->nr_pinned++] = page;
+	}
 	f->cached = kmalloc_cpu_cached_objects(smp_processor_id());
 	complete(&f->done);
 	return 0;
