@@ -213,25 +213,41 @@ u64 kmalloc_cpu_cached_objects(unsigned int cpu)
 }
 
 /*
- * One line per online CPU with its objects per class (16 B first). Its
- * area is read under rcu_read_lock() after seeing its online bit, so it
- * stays allocated; the counts are a snapshot.
+ * cpu's objects per class into line, if it is online: its area is read
+ * inside rcu_read_lock() after seeing its online bit, so it stays
+ * allocated. The counts are a snapshot.
  */
-void kmalloc_print_caches(void)
+static bool cache_line(unsigned int cpu, char *line, size_t size)
 {
-	unsigned int cpu;
+	bool online;
 
 	rcu_read_lock();
-	for_each_online_cpu (cpu) {
+	online = cpu_online(cpu);
+	if (online) {
 		struct kmalloc_cpu_caches *caches =
 			per_cpu_ptr(&kmalloc_cpu_caches, cpu);
-		char line[8 * NR_CLASSES], *p = line;
+		char *p = line;
 
 		for (unsigned int c = 0; c < NR_CLASSES; c++)
-			p += scnprintf(p, line + sizeof(line) - p, " %u",
+			p += scnprintf(p, line + size - p, " %4u",
 				       READ_ONCE(caches->class[c].count));
-		printk(KERN_INFO "kmalloc: CPU%u cache:%s (%u bytes)\n", cpu,
-		       line, READ_ONCE(cached[cpu].bytes));
 	}
 	rcu_read_unlock();
+	return online;
+}
+
+/* One line per online CPU, printed outside the read-side sections. */
+void kmalloc_print_caches(void)
+{
+	char line[8 * NR_CLASSES], *p = line;
+
+	for (unsigned int c = 0; c < NR_CLASSES; c++)
+		p += scnprintf(p, line + sizeof(line) - p, " %4zu",
+			       class_size(c));
+	printk(KERN_INFO "kmalloc: objects cached per CPU, by class:\n");
+	printk(KERN_INFO "kmalloc: bytes %s\n", line);
+	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)
+		if (cache_line(cpu, line, sizeof(line)))
+			printk(KERN_INFO "kmalloc: CPU%-3u%s (%u bytes)\n", cpu,
+			       line, READ_ONCE(cached[cpu].bytes));
 }
