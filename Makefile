@@ -40,7 +40,8 @@ arch-y := $(addprefix arch/arm64/, head.o entry.o cache.o smccc.o \
 kernel-y := $(addprefix kernel/, main.o printk.o params.o devicetree.o \
 	board.o time.o smp.o irq.o timer.o tick.o shell.o console_input.o \
 	bench.o kunit.o)
-mm-y := $(addprefix kernel/mm/, memblock.o page_alloc.o kmalloc.o percpu.o)
+mm-y := $(addprefix kernel/mm/, memblock.o page_alloc.o kmalloc.o \
+	kmalloc_cache.o kmalloc_bench.o percpu.o)
 sched-y := $(addprefix kernel/sched/, core.o kthread.o idle.o wait.o \
 	mutex.o hotplug.o hung_task.o)
 rcu-y := $(addprefix kernel/rcu/, tree.o callbacks.o expedited.o stall.o \

@@ -182,6 +182,7 @@ SHELL_SMP4 = (
     # (\b, not ^: a line may start with its subsystem's prefix, `board: `)
     Step(PROMPT, "mem\r", expect=(r"\bpages: \d+ total, \d+ free, \d+ used",
                                  r"\bkmalloc: \d+ objects, \d+ bytes",
+                                 r"\bkmalloc: CPU3\s+(\s+\d+){8} \(\d+ bytes\)$",
                                  r"\bstacks: \d+ of \d+ guarded slots in use")),
     Step(PROMPT, "dt\r", expect=(
         r"\bmodel: ",

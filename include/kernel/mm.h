@@ -62,13 +62,33 @@ void *kcalloc(size_t n, size_t size);
 void kfree(const void *p);
 size_t ksize(const void *p);
 
+/*
+ * kmalloc's per-CPU object caches (kernel/mm/kmalloc_cache.c). The
+ * kmalloc:dead hotplug step gives a dead CPU's cached objects back
+ * (before percpu:area frees the area they live in); 0.
+ */
+int kmalloc_cpu_dead(unsigned int cpu);
+/*
+ * Give every online CPU's cached objects back, and so the slab pages
+ * they kept, by a cross-CPU call to each: for a comparison of free pages
+ * (tests), not for speed. Not with interrupts off.
+ */
+void kmalloc_drain_caches(void);
+/* Objects now in cpu's caches (a snapshot). */
+u64 kmalloc_cpu_cached_objects(unsigned int cpu);
+/* Each online CPU's objects per class, on the console (the mem command). */
+void kmalloc_print_caches(void);
+
 struct mem_stats {
 	u64 total_pages; /* managed by the page allocator */
 	u64 free_pages;
 	u64 reserved_pages; /* RAM kept back: image, DTB, mem_map, firmware */
 	u64 slab_pages; /* pages carved for kmalloc */
-	u64 kmalloc_bytes; /* bytes handed out by kmalloc (class sizes) */
-	u64 kmalloc_objects;
+	u64 kmalloc_bytes; /* bytes callers hold from kmalloc (class sizes) */
+	u64 kmalloc_objects; /* objects callers hold */
+	/* Free objects held by the per-CPU caches, in use by them: */
+	u64 kmalloc_cached_objects;
+	u64 kmalloc_cached_bytes;
 };
 void mem_get_stats(struct mem_stats *st);
 void page_alloc_stats(struct mem_stats *st); /* its pages only */

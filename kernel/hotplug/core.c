@@ -13,8 +13,8 @@
  *	arch:power    the CPU leaves RCU, masks its timer, turns its GIC
  *	                interface off and calls psci_cpu_off(); this CPU
  *	                polls AFFINITY_INFO until it is really off
- *	..., percpu     then its callbacks, timers, idle stack and per-CPU
- *	                area are moved or freed
+ *	..., percpu     then its callbacks, timers, idle stack, kmalloc
+ *	                caches and per-CPU area are moved or freed
  *
  * If the firmware never confirms the CPU off, the down stops there, but
  * once the CPU has provably left the kernel (arch_cpu_left_kernel()) the
@@ -38,6 +38,7 @@
 #include <kernel/fault.h>
 #include <kernel/hotplug_sync.h>
 #include <kernel/irq.h>
+#include <kernel/mm.h>
 #include <kernel/mutex.h>
 #include <kernel/params.h>
 #include <kernel/percpu.h>
@@ -157,6 +158,7 @@ static int rcu_dying(unsigned int cpu)
 
 enum cpuhp_state {
 	CPUHP_PERCPU,
+	CPUHP_KMALLOC,
 	CPUHP_IDLE,
 	CPUHP_RCU_THREAD,
 	CPUHP_TIMERS,
@@ -177,6 +179,8 @@ enum cpuhp_state {
 static const struct cpuhp_step cpuhp_steps[CPUHP_NR_STEPS] = {
 	/* Prepared on a surviving CPU, where sleeping is allowed. */
 	[CPUHP_PERCPU] = {"percpu:area", percpu_up, percpu_down},
+	/* Its kmalloc caches live in the area: given back before it goes. */
+	[CPUHP_KMALLOC] = {"kmalloc:dead", NULL, kmalloc_cpu_dead},
 	[CPUHP_IDLE] = {"sched:idle", idle_thread_prepare, idle_thread_release},
 	[CPUHP_RCU_THREAD] = {"rcu:thread", rcu_thread_up, NULL},
 	[CPUHP_TIMERS] = {"timers:dead", NULL, timers_down, .once_left = true},

@@ -3,9 +3,15 @@
  * (16 .. 2048 bytes, powers of two); larger requests get whole pages.
  * kfree() finds which from the page's struct page.
  *
- * A class keeps its pages that still have free objects on `partial`;
- * a page whose last object is freed goes back to the page allocator.
- * kmalloc_lock guards the classes, slab pages' freelist/inuse, counters.
+ * Small objects go through each CPU's object caches
+ * (kernel/mm/kmalloc_cache.c), which take them from and give them back
+ * to the shared slab lists here in batches. A class keeps its pages that
+ * still have free objects on `partial`; a page whose last object comes
+ * back goes back to the page allocator.
+ *
+ * kmalloc_lock guards the classes, slab pages' freelist/inuse and the
+ * counters below. It is taken with interrupts off: kfree() runs in
+ * interrupt handlers too.
  */
 #define pr_fmt(fmt) "kmalloc: " fmt
 #include <asm/vmap_stack.h>
@@ -17,19 +23,13 @@
 #include <lib/kernel.h>
 #include <string.h>
 
-#define KMALLOC_MIN_SHIFT 4
-#define KMALLOC_MAX_SHIFT 11
-#define NR_CLASSES (KMALLOC_MAX_SHIFT - KMALLOC_MIN_SHIFT + 1)
+#include "slab.h"
 
 /* Zero until first use; class_list() initialises a list on demand. */
 static struct list_head partial[NR_CLASSES];
 static DEFINE_SPINLOCK(kmalloc_lock);
-static u64 slab_pages, kmalloc_bytes, kmalloc_objects;
-
-static size_t class_size(unsigned int c)
-{
-	return 1UL << (c + KMALLOC_MIN_SHIFT);
-}
+/* Objects (and their class bytes) off the slab lists: callers' + cached. */
+static u64 slab_pages, taken_bytes, taken_objects;
 
 static unsigned int size_class(size_t size)
 {
@@ -67,57 +67,88 @@ static struct page *new_slab(unsigned int c)
 	return page;
 }
 
-static void *slab_alloc(unsigned int c)
+/* One object off a partial page of class c. Caller holds kmalloc_lock. */
+static void *take_object(unsigned int c)
 {
-	struct page *page, *fresh = NULL;
-	unsigned long flags;
-	void *obj;
+	struct page *page = list_first_entry(class_list(c), struct page, lru);
+	void *obj = page->freelist;
 
-	spin_lock_irqsave(&kmalloc_lock, flags);
-	while (list_empty(class_list(c))) {
-		spin_unlock_irqrestore(&kmalloc_lock, flags);
-		fresh = new_slab(c);
-		if (!fresh)
-			return NULL;
-		spin_lock_irqsave(&kmalloc_lock, flags);
-		list_add(&fresh->lru, class_list(c));
-		slab_pages++;
-	}
-	page = list_first_entry(class_list(c), struct page, lru);
-	obj = page->freelist;
 	page->freelist = *(void **)obj;
 	page->inuse++;
 	if (!page->freelist)
 		list_del_init(&page->lru); /* full: off the partial list */
-	kmalloc_bytes += class_size(c);
-	kmalloc_objects++;
-	spin_unlock_irqrestore(&kmalloc_lock, flags);
+	taken_bytes += class_size(c);
+	taken_objects++;
 	return obj;
 }
 
-static void slab_free(struct page *page, void *obj)
+unsigned int slab_alloc_bulk(unsigned int c, void **objs, unsigned int n)
 {
-	unsigned int c = page->slab_class;
-	bool was_full, empty;
+	unsigned int got = 0;
 	unsigned long flags;
 
 	spin_lock_irqsave(&kmalloc_lock, flags);
-	was_full = !page->freelist;
+	while (got < n) {
+		struct page *fresh;
+
+		if (!list_empty(class_list(c))) {
+			objs[got++] = take_object(c);
+			continue;
+		}
+		if (got)
+			break; /* some now; a new page only for an empty hand */
+		spin_unlock_irqrestore(&kmalloc_lock, flags);
+		fresh = new_slab(c);
+		if (!fresh)
+			return 0;
+		spin_lock_irqsave(&kmalloc_lock, flags);
+		list_add(&fresh->lru, class_list(c));
+		slab_pages++;
+	}
+	spin_unlock_irqrestore(&kmalloc_lock, flags);
+	return got;
+}
+
+/*
+ * obj back onto its page; true if that left the page empty, now off every
+ * list for the caller to free. Caller holds kmalloc_lock.
+ */
+static bool put_object(struct page *page, void *obj)
+{
+	unsigned int c = page->slab_class;
+	bool was_full = !page->freelist;
+
 	*(void **)obj = page->freelist;
 	page->freelist = obj;
 	page->inuse--;
-	empty = !page->inuse;
-	if (empty) {
+	taken_bytes -= class_size(c);
+	taken_objects--;
+	if (!page->inuse) {
 		if (!was_full)
 			list_del(&page->lru);
 		slab_pages--;
-	} else if (was_full) {
-		list_add(&page->lru, class_list(c));
+		return true;
 	}
-	kmalloc_bytes -= class_size(c);
-	kmalloc_objects--;
+	if (was_full)
+		list_add(&page->lru, class_list(c));
+	return false;
+}
+
+void slab_free_bulk(unsigned int c, void *const *objs, unsigned int n)
+{
+	LIST_HEAD(empty);
+	struct page *page, *next;
+	unsigned long flags;
+
+	spin_lock_irqsave(&kmalloc_lock, flags);
+	for (unsigned int i = 0; i < n; i++) {
+		page = virt_to_page(objs[i]);
+		if (put_object(page, objs[i]))
+			list_add(&page->lru, &empty);
+	}
 	spin_unlock_irqrestore(&kmalloc_lock, flags);
-	if (empty) {
+	list_for_each_entry_safe (page, next, &empty, lru) {
+		list_del(&page->lru);
 		page->flags = PG_head;
 		page->order = 0;
 		free_pages(page_to_virt(page), 0);
@@ -129,7 +160,7 @@ void *kmalloc(size_t size)
 	if (!size || should_fail_alloc())
 		return NULL;
 	if (size <= class_size(NR_CLASSES - 1))
-		return slab_alloc(size_class(size));
+		return kmalloc_cache_alloc(size_class(size));
 	if (size > (PAGE_SIZE << (MAX_ORDER - 1)))
 		return NULL;
 	return __get_free_pages(get_order(size));
@@ -181,21 +212,29 @@ void kfree(const void *p)
 	if (page->flags & PG_slab) {
 		BUG_ON_MSG(((u64)p & (class_size(page->slab_class) - 1)),
 			   "kfree(%p): not the start of an object", p);
-		slab_free(page, (void *)p);
+		kmalloc_cache_free(page->slab_class, (void *)p);
 	} else {
 		free_pages((void *)p, page->order);
 	}
 }
 
+/*
+ * kmalloc_objects/bytes are what callers hold: taken off the slab lists
+ * and not waiting in a CPU's cache. Exact when nothing allocates; else a
+ * snapshot, each CPU's cache count read at its own moment (under the
+ * lock no batch moves between the slab lists and a cache meanwhile).
+ */
 void mem_get_stats(struct mem_stats *st)
 {
 	unsigned long flags;
 
 	page_alloc_stats(st);
 	spin_lock_irqsave(&kmalloc_lock, flags);
+	kmalloc_cache_totals(&st->kmalloc_cached_objects,
+			     &st->kmalloc_cached_bytes);
 	st->slab_pages = slab_pages;
-	st->kmalloc_bytes = kmalloc_bytes;
-	st->kmalloc_objects = kmalloc_objects;
+	st->kmalloc_bytes = taken_bytes - st->kmalloc_cached_bytes;
+	st->kmalloc_objects = taken_objects - st->kmalloc_cached_objects;
 	spin_unlock_irqrestore(&kmalloc_lock, flags);
 }
 
@@ -213,10 +252,14 @@ void mem_print_stats(void)
 	       (unsigned long long)st.reserved_pages,
 	       (unsigned long long)(st.free_pages * PAGE_SIZE / 1024));
 	printk(KERN_INFO
-	       "kmalloc: %llu objects, %llu bytes in %llu slab pages\n",
+	       "kmalloc: %llu objects, %llu bytes in %llu slab pages; %llu "
+	       "objects, %llu bytes cached on CPUs\n",
 	       (unsigned long long)st.kmalloc_objects,
 	       (unsigned long long)st.kmalloc_bytes,
-	       (unsigned long long)st.slab_pages);
+	       (unsigned long long)st.slab_pages,
+	       (unsigned long long)st.kmalloc_cached_objects,
+	       (unsigned long long)st.kmalloc_cached_bytes);
+	kmalloc_print_caches();
 	printk(KERN_INFO
 	       "stacks: %u of %u guarded slots in use, %lu KiB each\n",
 	       vmap_stacks_in_use(), vmap_stack_slots(), THREAD_SIZE / 1024);

@@ -6,6 +6,7 @@
 #include <kernel/cpu.h>
 #include <kernel/cpu_ops.h>
 #include <kernel/kunit.h>
+#include <kernel/mm.h>
 #include <kernel/psci.h>
 #include <kernel/rcupdate.h>
 #include <kernel/sched.h>
@@ -95,6 +96,17 @@ static inline bool wait_threads_reaped(unsigned int n)
 		msleep(1);
 	rcu_barrier();
 	return nr_threads() <= n;
+}
+
+/*
+ * The memory counters with every online CPU's kmalloc caches given back
+ * first: a slab page that only cached objects keep is then free again,
+ * so free pages compare exactly across an operation that used kmalloc.
+ */
+static inline void mem_get_stats_drained(struct mem_stats *st)
+{
+	kmalloc_drain_caches();
+	mem_get_stats(st);
 }
 
 /*

@@ -51,14 +51,14 @@ static void hotplug_failed_up_rolls_back(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, cpu_down(cpu), 0);
 	rcu_barrier(); /* what the down freed after a grace period */
 	cpumask_copy(&mask, cpu_online_mask);
-	mem_get_stats(&before);
+	mem_get_stats_drained(&before);
 	for (unsigned int i = 0; i < ARRAY_SIZE(errors); i++) {
 		snprintf(val, sizeof(val), "%u:%d", cpu, errors[i]);
 		fault_inject("cpu_on", val);
 		KUNIT_EXPECT_NE(test, cpu_up(cpu), 0);
 		fault_clear("cpu_on");
 		rcu_barrier();
-		mem_get_stats(&after);
+		mem_get_stats_drained(&after);
 		KUNIT_EXPECT_TRUE(test, cpumask_equal(&mask, cpu_online_mask));
 		KUNIT_EXPECT_NULL(test, percpu_area(cpu));
 		KUNIT_EXPECT_EQ(test, after.free_pages, before.free_pages);
@@ -85,7 +85,7 @@ static void hotplug_up_survives_alloc_failures(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, cpu_down(cpu), 0);
 	rcu_barrier();
 	cpumask_copy(&mask, cpu_online_mask);
-	mem_get_stats(&before);
+	mem_get_stats_drained(&before);
 	for (n = 1; n < 100 && err; n++) {
 		current->fail_nth = n;
 		err = cpu_up(cpu);
@@ -93,7 +93,7 @@ static void hotplug_up_survives_alloc_failures(struct kunit *test)
 		if (!err)
 			break;
 		rcu_barrier();
-		mem_get_stats(&after);
+		mem_get_stats_drained(&after);
 		KUNIT_EXPECT_EQ(test, err, -ENOMEM);
 		KUNIT_EXPECT_TRUE(test, cpumask_equal(&mask, cpu_online_mask));
 		KUNIT_EXPECT_NULL(test, percpu_area(cpu));
@@ -150,7 +150,7 @@ static void hotplug_unconfirmed_off_kept(struct kunit *test)
 		return;
 	}
 	rcu_barrier();
-	mem_get_stats(&before);
+	mem_get_stats_drained(&before);
 	fault_inject("cpu_off", "forever");
 	KUNIT_EXPECT_EQ(test, cpu_down(cpu), -ETIMEDOUT);
 	KUNIT_EXPECT_FALSE(test, cpu_online(cpu));
@@ -163,7 +163,7 @@ static void hotplug_unconfirmed_off_kept(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, cpu_online(cpu));
 	KUNIT_EXPECT_EQ(test, cpuhp_phase(cpu), CPUHP_PHASE_ONLINE);
 	rcu_barrier();
-	mem_get_stats(&after);
+	mem_get_stats_drained(&after);
 	KUNIT_EXPECT_EQ(test, after.free_pages, before.free_pages);
 	KUNIT_EXPECT_EQ(test, after.kmalloc_objects, before.kmalloc_objects);
 }

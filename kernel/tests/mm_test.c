@@ -1,15 +1,20 @@
 /* Tests of memblock, the page allocator and kmalloc. */
+#include <asm/irqflags.h>
 #include <asm/sections.h>
 #include <kernel/board.h>
+#include <kernel/cpu.h>
 #include <kernel/kunit.h>
 #include <kernel/mm.h>
+#include <kernel/sched.h>
 #include <string.h>
+#include "helpers.h"
 
+/* Free pages, with the slab pages only kmalloc's caches kept given back. */
 static u64 free_pages_now(void)
 {
 	struct mem_stats st;
 
-	mem_get_stats(&st);
+	mem_get_stats_drained(&st);
 	return st.free_pages;
 }
 
@@ -148,7 +153,7 @@ static void kmalloc_sizes(struct kunit *test)
 {
 	struct mem_stats a, b;
 
-	mem_get_stats(&a);
+	mem_get_stats_drained(&a);
 	for (size_t size = 1; size <= 3 * PAGE_SIZE; size = size * 3 / 2 + 1) {
 		u8 *p = kmalloc(size);
 
@@ -158,7 +163,7 @@ static void kmalloc_sizes(struct kunit *test)
 		memset(p, 0x5a, size);
 		kfree(p);
 	}
-	mem_get_stats(&b);
+	mem_get_stats_drained(&b);
 	KUNIT_EXPECT_EQ(test, b.kmalloc_objects, a.kmalloc_objects);
 	KUNIT_EXPECT_EQ(test, b.kmalloc_bytes, a.kmalloc_bytes);
 	KUNIT_EXPECT_EQ(test, b.free_pages, a.free_pages);
@@ -218,6 +223,190 @@ static void kzalloc_zeroes(struct kunit *test)
 	kfree(q);
 }
 
+/*
+ * Does a kfree() leave the object in this CPU's cache, counted as cached
+ * and no longer as the caller's, and does the next kmalloc() of its class
+ * here get that same object back, the counters as before?
+ */
+static void kmalloc_cache_keeps_freed(struct kunit *test)
+{
+	struct mem_stats held, freed, again;
+	u64 cached_held, cached_freed;
+	unsigned long flags;
+	unsigned int cpu;
+	void *p, *q;
+
+	local_irq_save(flags); /* this CPU's cache, nobody else's */
+	cpu = smp_processor_id();
+	p = kmalloc(100);
+	mem_get_stats(&held);
+	cached_held = kmalloc_cpu_cached_objects(cpu);
+	kfree(p);
+	mem_get_stats(&freed);
+	cached_freed = kmalloc_cpu_cached_objects(cpu);
+	q = kmalloc(100);
+	mem_get_stats(&again);
+	local_irq_restore(flags);
+	kfree(q);
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	KUNIT_EXPECT_EQ(test, cached_freed, cached_held + 1);
+	KUNIT_EXPECT_EQ(test, freed.kmalloc_objects, held.kmalloc_objects - 1);
+	KUNIT_EXPECT_EQ(test, freed.kmalloc_bytes, held.kmalloc_bytes - 128);
+	KUNIT_EXPECT_EQ(test, freed.kmalloc_cached_objects,
+			held.kmalloc_cached_objects + 1);
+	KUNIT_EXPECT_EQ(test, freed.kmalloc_cached_bytes,
+			held.kmalloc_cached_bytes + 128);
+	KUNIT_EXPECT_EQ(test, freed.slab_pages, held.slab_pages);
+	KUNIT_EXPECT_TRUE(test, q == p); /* the hot one, LIFO */
+	KUNIT_EXPECT_EQ(test, again.kmalloc_objects, held.kmalloc_objects);
+	KUNIT_EXPECT_EQ(test, again.kmalloc_cached_objects,
+			held.kmalloc_cached_objects);
+}
+
+/*
+ * The largest class: no thread's exit frees one on the CPU (a
+ * task_struct is a 512-byte object), which would flush the cache.
+ * FILL_PAGES objects fit its stack.
+ */
+#define FILL_SIZE 2048
+#define FILL_PER_PAGE (PAGE_SIZE / FILL_SIZE)
+#define FILL_PAGES 4
+
+struct cache_fill {
+	struct page *pinned[FILL_PAGES]; /* kept only by the cache */
+	unsigned int nr_pinned;
+	u64 cached; /* the CPU's cached objects at the end */
+	struct completion done;
+};
+
+/* How many of obj[0..n) lie on page. */
+static unsigned int objects_on(struct page *page, void *const *obj,
+			       unsigned int n)
+{
+	unsigned int on = 0;
+
+	for (unsigned int i = 0; i < n; i++)
+		on += obj[i] && virt_to_page(obj[i]) == page;
+	return on;
+}
+
+/*
+ * On the CPU whose caches it fills: FILL_PAGES pages' worth of objects,
+ * then every object freed but one per page, and those last, so the CPU's
+ * cache ends holding them. A page all of whose objects were ours, with
+ * one still out, is kept by that cache alone: recorded.
+ */
+static int cache_fill_fn(void *p)
+{
+	enum { N = FILL_PAGES * FILL_PER_PAGE };
+	static void *obj[N], *last[N];
+	struct cache_fill *f = p;
+	unsigned int nr_last = 0;
+
+	for (unsigned int i = 0; i < N; i++)
+		obj[i] = kmalloc(FILL_SIZE);
+	for (unsigned int i = 0; i < N; i++) {
+		if (obj[i] && !objects_on(virt_to_page(obj[i]), last, nr_last))
+			last[nr_last++] = obj[i]; /* its page's keeper */
+		else
+			kfree(obj[i]);
+	}
+	for (unsigned int i = 0; i < nr_last; i++)
+		kfree(last[i]);
+	f->nr_pinned = 0;
+	for (unsigned int i = 0; i < nr_last && f->nr_pinned < FILL_PAGES;
+	     i++) {
+		struct page *page = virt_to_page(last[i]);
+
+		if (objects_on(page, obj, N) == FILL_PER_PAGE &&
+		    (page->flags & PG_slab) && page->inuse == 1)
+			f->pinned[f->nr_pinned++] = page;
+	}
+	f->cached = kmalloc_cpu_cached_objects(smp_processor_id());
+	complete(&f->done);
+	return 0;
+}
+
+/* How many of the pages are still slab pages of FILL_SIZE objects. */
+static unsigned int still_fill_slabs(const struct cache_fill *f)
+{
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < f->nr_pinned; i++)
+		n += (f->pinned[i]->flags & PG_slab) &&
+		     ksize(page_to_virt(f->pinned[i])) == FILL_SIZE;
+	return n;
+}
+
+/*
+ * A CPU's cache holds the only objects of some slab pages out: when the
+ * CPU goes down, are its caches emptied, its cached objects no longer
+ * counted, and those pages given back to the page allocator?
+ */
+static void kmalloc_cache_given_back_on_down(struct kunit *test)
+{
+	unsigned int cpu = nr_cpu_ids - 1, threads = nr_threads();
+	static struct cache_fill f;
+	struct mem_stats on, back;
+	struct task_struct *t;
+
+	if (!have_down_cpus(test, 2))
+		return;
+	rcu_barrier();
+	mem_get_stats(&on);
+	f = (struct cache_fill){0};
+	init_completion(&f.done);
+	t = kthread_create(cache_fill_fn, &f, "kmfill/%u", cpu);
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	kthread_bind(t, cpu);
+	wake_up_process(t);
+	wait_for_completion(&f.done);
+	KUNIT_ASSERT_TRUE(test, wait_threads_reaped(threads));
+	kunit_info(test, "CPU%u caches %llu objects, alone keeping %u pages",
+		   cpu, (unsigned long long)f.cached, f.nr_pinned);
+	KUNIT_EXPECT_GE(test, f.cached, f.nr_pinned);
+	KUNIT_ASSERT_TRUE(test, f.nr_pinned > 0);
+	KUNIT_EXPECT_EQ(test, still_fill_slabs(&f), f.nr_pinned);
+	KUNIT_ASSERT_EQ(test, cpu_down(cpu), 0);
+	KUNIT_EXPECT_EQ(test, kmalloc_cpu_cached_objects(cpu), 0);
+	KUNIT_EXPECT_EQ(test, still_fill_slabs(&f), 0);
+	KUNIT_ASSERT_EQ(test, cpu_up(cpu), 0);
+	rcu_barrier();
+	mem_get_stats(&back);
+	/* The callers' objects exact: its new area and idle thread again. */
+	KUNIT_EXPECT_EQ(test, back.kmalloc_objects, on.kmalloc_objects);
+	KUNIT_EXPECT_EQ(test, back.kmalloc_bytes, on.kmalloc_bytes);
+}
+
+/*
+ * Once every CPU's caches are drained, are they all empty, nothing
+ * counted as cached, the callers' objects as before and every page only
+ * the caches kept back with the page allocator?
+ */
+static void kmalloc_cache_drain_all(struct kunit *test)
+{
+	static void *obj[FILL_PAGES * FILL_PER_PAGE];
+	struct mem_stats before, after;
+	unsigned int cpu;
+
+	mem_get_stats_drained(&before);
+	for (unsigned int i = 0; i < ARRAY_SIZE(obj); i++)
+		obj[i] = kmalloc(FILL_SIZE);
+	for (unsigned int i = 0; i < ARRAY_SIZE(obj); i++)
+		kfree(obj[i]);
+	mem_get_stats(&after);
+	KUNIT_EXPECT_GT(test, after.kmalloc_cached_objects, 0);
+	mem_get_stats_drained(&after);
+	KUNIT_EXPECT_EQ(test, after.kmalloc_cached_objects, 0);
+	KUNIT_EXPECT_EQ(test, after.kmalloc_cached_bytes, 0);
+	for_each_possible_cpu (cpu)
+		KUNIT_EXPECT_EQ(test, kmalloc_cpu_cached_objects(cpu), 0);
+	KUNIT_EXPECT_EQ(test, after.kmalloc_objects, before.kmalloc_objects);
+	KUNIT_EXPECT_EQ(test, after.kmalloc_bytes, before.kmalloc_bytes);
+	KUNIT_EXPECT_EQ(test, after.slab_pages, before.slab_pages);
+	KUNIT_EXPECT_EQ(test, after.free_pages, before.free_pages);
+}
+
 static const struct kunit_case mm_cases[] = {
 	KUNIT_CASE(page_alloc_orders),
 	KUNIT_CASE(page_alloc_exhaustion),
@@ -227,6 +416,9 @@ static const struct kunit_case mm_cases[] = {
 	KUNIT_CASE(kmalloc_objects_distinct),
 	KUNIT_CASE(kmalloc_refuses_impossible),
 	KUNIT_CASE(kzalloc_zeroes),
+	KUNIT_CASE(kmalloc_cache_keeps_freed),
+	KUNIT_CASE(kmalloc_cache_drain_all),
+	KUNIT_CASE(kmalloc_cache_given_back_on_down),
 	{},
 };
 

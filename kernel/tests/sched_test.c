@@ -338,7 +338,7 @@ static void sched_threads_exit_cleanly(struct kunit *test)
 	unsigned int threads = nr_threads();
 	struct mem_stats a, b;
 
-	mem_get_stats(&a);
+	mem_get_stats_drained(&a);
 	for (int i = 0; i < 50; i++) {
 		init_completion(&done);
 		KUNIT_ASSERT_NOT_NULL(
@@ -346,7 +346,7 @@ static void sched_threads_exit_cleanly(struct kunit *test)
 		wait_for_completion(&done);
 	}
 	KUNIT_EXPECT_TRUE(test, wait_threads_reaped(threads));
-	mem_get_stats(&b);
+	mem_get_stats_drained(&b);
 	KUNIT_EXPECT_EQ(test, b.free_pages, a.free_pages);
 	KUNIT_EXPECT_EQ(test, b.kmalloc_objects, a.kmalloc_objects);
 }
