@@ -45,6 +45,7 @@ sched-y := $(addprefix kernel/sched/, core.o kthread.o idle.o wait.o \
 	mutex.o hotplug.o hung_task.o)
 rcu-y := $(addprefix kernel/rcu/, tree.o callbacks.o expedited.o stall.o \
 	stats.o bench.o torture.o)
+trace-y := $(addprefix kernel/trace/, ring.o trace.o dump.o)
 hotplug-y := $(addprefix kernel/hotplug/, core.o cpu.o sync.o \
 	stop_machine.o pen.o bench.o shell.o)
 power-y := $(addprefix kernel/power/, governor.o policy.o model.o \
@@ -63,7 +64,7 @@ drivers-y := $(addprefix drivers/, serial/pl011.o serial/bcm2835_aux_uart.o \
 	irqchip/irq-bcm2836.o watchdog/bcm2835_wdt.o \
 	clocksource/arm_arch_timer.o clocksource/arm_arch_timer_node.o)
 OBJS := $(addprefix $(B)/,$(arch-y) $(kernel-y) $(mm-y) $(sched-y) \
-	$(rcu-y) $(hotplug-y) $(power-y) $(debug-y) $(tests-y) $(lib-y) \
+	$(rcu-y) $(hotplug-y) $(trace-y) $(power-y) $(debug-y) $(tests-y) $(lib-y) \
 	$(drivers-y))
 
 .PHONY: all run test host-test board-test sdcard model torture fuzz power bench bench-linux test-scale clean help setup gdb FORCE
