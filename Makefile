@@ -55,7 +55,7 @@ debug-y := $(addprefix kernel/debug/, panic.o kallsyms.o stackprotector.o \
 tests-y := $(addprefix kernel/tests/, boot_test.o mm_test.o mmu_test.o \
 	smp_test.o sched_test.o rcu_test.o hotplug_test.o hotplug_fault_test.o \
 	hotplug_readers_test.o irq_test.o timer_test.o governor_test.o \
-	psci_test.o)
+	psci_test.o trace_test.o)
 lib-y := $(addprefix lib/, string.o vsprintf.o bitmap.o cpumask.o \
 	cmdline.o fdt.o stats.o)
 drivers-y := $(addprefix drivers/, serial/pl011.o serial/bcm2835_aux_uart.o \

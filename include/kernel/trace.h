@@ -156,7 +156,7 @@ static inline void trace_gov_decision(int cpu, unsigned int event, u64 x)
 }
 
 /*
- * A ring of 2^n entries that overwrites its oldest (ring.c): the
+ * A ring of 2^n slots (2^n - 1 readable) that overwrites its oldest (ring.c): the
  * recording CPU writes, any CPU reads. head counts every entry ever
  * written; base is where the reader starts (`trace clear` moves it).
  */

@@ -7,7 +7,8 @@
  * i & mask for entry i, so a reader that copied a slot and then still
  * sees head < i + entries knows no later entry was written over it: a
  * seqcount per ring, with head as the count. Copies that fail the check
- * count as lost, as do entries overwritten before the read.
+ * count as lost, as do entries overwritten before the read. So a ring of
+ * 2^n slots keeps 2^n - 1 readable entries.
  */
 #include <asm/barrier.h>
 #include <kernel/trace.h>
@@ -33,8 +34,9 @@ unsigned int trace_ring_read(struct trace_ring *r, struct trace_entry *out,
 	u64 size = r->mask + 1, from = base, ok, i;
 	unsigned int n = 0, skip;
 
-	if (head - from > size)
-		from = head - size;
+	/* The slot the writer fills next may be changing: not readable. */
+	if (head - from > size - 1)
+		from = head - (size - 1);
 	if (head - from > max)
 		from = head - max;
 	for (i = from; i < head; i++)
