@@ -45,7 +45,7 @@ sched-y := $(addprefix kernel/sched/, core.o kthread.o idle.o wait.o \
 	mutex.o hotplug.o hung_task.o)
 rcu-y := $(addprefix kernel/rcu/, tree.o callbacks.o expedited.o stall.o \
 	stats.o bench.o torture.o)
-trace-y := $(addprefix kernel/trace/, ring.o trace.o dump.o)
+trace-y := $(addprefix kernel/trace/, ring.o trace.o dump.o bench.o)
 hotplug-y := $(addprefix kernel/hotplug/, core.o cpu.o sync.o \
 	stop_machine.o pen.o bench.o shell.o)
 power-y := $(addprefix kernel/power/, governor.o policy.o model.o \
