@@ -67,7 +67,7 @@ OBJS := $(addprefix $(B)/,$(arch-y) $(kernel-y) $(mm-y) $(sched-y) \
 	$(rcu-y) $(hotplug-y) $(trace-y) $(power-y) $(debug-y) $(tests-y) $(lib-y) \
 	$(drivers-y))
 
-.PHONY: all run test host-test board-test sdcard model torture fuzz power bench bench-linux test-scale clean help setup gdb FORCE
+.PHONY: all run test host-test board-test sdcard model torture fuzz power bench bench-linux trace test-scale clean help setup gdb FORCE
 all: $(B)/Image $(B)/kernel.elf
 
 help:
@@ -82,6 +82,8 @@ help:
 	@echo "                raspi3b with TF-A; firmware vs kernel share of each"
 	@echo "                down and up: tables and build/bench.json (docs/benchmarks.md)"
 	@echo "make bench-linux  Debian's Linux on the same QEMU: boot, offline+online"
+	@echo "make trace      CPUs down and up under load, traced: build/trace.json for"
+	@echo "                ui.perfetto.dev or chrome://tracing (docs/trace.md)"
 	@echo "make host-test  host unit tests of lib/ (ASan + UBSan)"
 	@echo "make board-test board description over real DTBs vs dtc; SD-card images"
 	@echo "make model      spin model check of hotplug vs RCU (docs/model.md)"
@@ -174,6 +176,11 @@ bench: $(B)/Image
 
 bench-linux: $(B)/Image
 	python3 tools/bench_linux.py
+
+# -smp 4, the RCU torture's readers busy while CPUs go down and up, every
+# event traced and dumped; the timeline checked and written.
+trace: $(B)/Image
+	python3 tools/trace.py --run --out $(B)/trace.json
 
 # One boot runs the phased workload under each governor policy (about a
 # minute), prints the table and the trace; the tool draws build/power.png.

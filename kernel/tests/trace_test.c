@@ -333,9 +333,16 @@ static void trace_cpu_down_up_in_order(struct kunit *test)
 		goto out;
 	KUNIT_EXPECT_LT(test, off->ts, aff->ts);
 	KUNIT_EXPECT_TRUE(test, aff < s.e[cpu] || aff >= s.e[cpu] + s.n[cpu]);
-	/* Up: CPU_ON answered, then the CPU's own starting steps. */
-	e = find_psci(&s, end->ts, TRACE_PSCI_RET, TRACE_PSCI_CPU_ON, cpu,
+	/*
+	 * Up: CPU_ON answered SUCCESS, and the CPU ran its own starting steps
+	 * after the call (maybe before the answer was stamped: it runs as
+	 * soon as the firmware starts it).
+	 */
+	e = find_psci(&s, end->ts, TRACE_PSCI_CALL, TRACE_PSCI_CPU_ON, cpu,
 		      NR_CPUS, 0);
+	KUNIT_EXPECT_NOT_NULL(test,
+			      find_psci(&s, end->ts, TRACE_PSCI_RET,
+					TRACE_PSCI_CPU_ON, cpu, NR_CPUS, 0));
 	if (KUNIT_EXPECT_NOT_NULL(test, e))
 		KUNIT_EXPECT_NOT_NULL(
 			test, find(&s, e->ts, TRACE_CPUHP_STEP_BEGIN, cpu,

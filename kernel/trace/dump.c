@@ -219,9 +219,10 @@ static int cmd_trace(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "on") && argc <= 3) {
 		if (trace_parse_cats(argc == 3 ? argv[2] : "all", &mask)) {
-			pr_info("error: '%s': want all or hotplug,psci,rcu,"
-				"sched,gov\n",
-				argv[2]);
+			printk(KERN_INFO "error: '%s': want all or "
+					 "hotplug,psci,rcu,"
+					 "sched,gov\n",
+			       argv[2]);
 			return -1;
 		}
 		if (trace_set(mask))
