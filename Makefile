@@ -46,6 +46,7 @@ sched-y := $(addprefix kernel/sched/, core.o kthread.o idle.o wait.o \
 	mutex.o hotplug.o hung_task.o)
 rcu-y := $(addprefix kernel/rcu/, tree.o callbacks.o expedited.o stall.o \
 	stats.o bench.o torture.o)
+trace-y := $(addprefix kernel/trace/, ring.o trace.o dump.o bench.o)
 hotplug-y := $(addprefix kernel/hotplug/, core.o cpu.o sync.o \
 	stop_machine.o pen.o bench.o shell.o)
 power-y := $(addprefix kernel/power/, governor.o policy.o model.o \
@@ -55,7 +56,7 @@ debug-y := $(addprefix kernel/debug/, panic.o kallsyms.o stackprotector.o \
 tests-y := $(addprefix kernel/tests/, boot_test.o mm_test.o mmu_test.o \
 	smp_test.o sched_test.o rcu_test.o hotplug_test.o hotplug_fault_test.o \
 	hotplug_readers_test.o irq_test.o timer_test.o governor_test.o \
-	psci_test.o)
+	psci_test.o trace_test.o)
 lib-y := $(addprefix lib/, string.o vsprintf.o bitmap.o cpumask.o \
 	cmdline.o fdt.o stats.o)
 drivers-y := $(addprefix drivers/, serial/pl011.o serial/bcm2835_aux_uart.o \
@@ -64,10 +65,10 @@ drivers-y := $(addprefix drivers/, serial/pl011.o serial/bcm2835_aux_uart.o \
 	irqchip/irq-bcm2836.o watchdog/bcm2835_wdt.o \
 	clocksource/arm_arch_timer.o clocksource/arm_arch_timer_node.o)
 OBJS := $(addprefix $(B)/,$(arch-y) $(kernel-y) $(mm-y) $(sched-y) \
-	$(rcu-y) $(hotplug-y) $(power-y) $(debug-y) $(tests-y) $(lib-y) \
+	$(rcu-y) $(hotplug-y) $(trace-y) $(power-y) $(debug-y) $(tests-y) $(lib-y) \
 	$(drivers-y))
 
-.PHONY: all run test host-test board-test sdcard model torture fuzz power bench bench-linux test-scale clean help setup gdb FORCE
+.PHONY: all run test host-test board-test sdcard model torture fuzz power bench bench-linux trace test-scale clean help setup gdb FORCE
 all: $(B)/Image $(B)/kernel.elf
 
 help:
@@ -82,6 +83,8 @@ help:
 	@echo "                raspi3b with TF-A; firmware vs kernel share of each"
 	@echo "                down and up: tables and build/bench.json (docs/benchmarks.md)"
 	@echo "make bench-linux  Debian's Linux on the same QEMU: boot, offline+online"
+	@echo "make trace      CPUs down and up under load, traced: build/trace.json for"
+	@echo "                ui.perfetto.dev or chrome://tracing (docs/trace.md)"
 	@echo "make host-test  host unit tests of lib/ (ASan + UBSan)"
 	@echo "make board-test board description over real DTBs vs dtc; SD-card images"
 	@echo "make model      spin model check of hotplug vs RCU (docs/model.md)"
@@ -174,6 +177,11 @@ bench: $(B)/Image
 
 bench-linux: $(B)/Image
 	python3 tools/bench_linux.py
+
+# -smp 4, the RCU torture's readers busy while CPUs go down and up, every
+# event traced and dumped; the timeline checked and written.
+trace: $(B)/Image
+	python3 tools/trace.py --run --out $(B)/trace.json
 
 # One boot runs the phased workload under each governor policy (about a
 # minute), prints the table and the trace; the tool draws build/power.png.

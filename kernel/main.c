@@ -37,6 +37,7 @@
 #include <kernel/start_kernel.h>
 #include <kernel/time.h>
 #include <kernel/timer.h>
+#include <kernel/trace.h>
 #include <lib/kernel.h>
 
 #ifndef KERNEL_VERSION
@@ -156,6 +157,7 @@ static void interrupts_init(void)
  */
 static int kernel_init(void *unused)
 {
+	trace_init(); /* before smp_init(): the boot's CPU ups are traced */
 	rcu_stall_init();
 	hotplug_init();
 	cpuhp_boot_cpu_online();
@@ -171,6 +173,7 @@ static int kernel_init(void *unused)
 	if (bench_word[0])
 		bench_run(bench_word);
 	governor_boot(); /* policy=, power=, demo */
+	trace_boot_done(); /* trace.dump */
 	if (poweroff_when_done)
 		machine_power_off();
 	pr_info("Boot complete.\n");

@@ -581,7 +581,8 @@ BOOTS = [
     Boot("cmdline-bad-words",
          ["--smp", "4", "--mem", "256M"],
          append="hz=5000 fail_cpu_on=2:DENIED bogus loglevel=x "
-                "hotplug.sync=foo fail.cpu_on=9:DENIED test=boot poweroff",
+                "hotplug.sync=foo fail.cpu_on=9:DENIED trace=rcu,bogus test=boot "
+                "poweroff",
          expect=(r"^cmdline: hz=5000 ignored: want N: timer tick rate in Hz",
                  r"^cmdline: unknown word 'fail_cpu_on' ignored: it is now "
                  r"'fail\.cpu_on'$",
@@ -590,6 +591,7 @@ BOOTS = [
                  r"unknown hotplug\.sync=foo \(rwlock, percpu_rwsem, "
                  r"stop_machine, rcu\): keeping rcu$",
                  r"^fault: fail\.cpu_on=9:DENIED ignored: want CPU:ERROR",
+                 r"^trace: trace=rcu,bogus ignored: want on, all or ",
                  r"\bBrought up 4 of 4 CPUs$",
                  r"\bTimer: \d+ Hz, HZ=100,")),
     # The shell's `params`: every word with the value the boot gave it,
@@ -605,6 +607,28 @@ BOOTS = [
                  r"^\s+hotplug\.gp\s+-\s",
                  r"^\s+fail\.cpu_off\s+7\s+N\|forever",
                  r"^\s+fail\.cpu_on\s+off\s")),
+             Step(PROMPT, "poweroff\r"),
+         )),
+    # The event trace (kernel/trace/, docs/trace.md): its suite with every
+    # category on from boot, the dump at the end of the boot's work, then
+    # the shell's `trace`: a bad category refused with nothing changed.
+    Boot("trace-suite-shell",
+         ["--smp", "4", "--mem", "256M"],
+         append="trace=all trace.size=1024 test=trace trace.dump",
+         expect=(r"^trace: on: all, 1024 events per CPU$",
+                 r"^trace: begin freq=\d+ cpus=4 entries=1024 "
+                 r"on=hotplug,psci,rcu,sched,gov$",
+                 r"^trace: 3 \d+ cpuhp_step_begin cpu=3 step=rcu:starting dir=down$",
+                 r"^trace: end$"),
+         script=(
+             Step(PROMPT, "trace on bogus\r",
+                  expect=(r"^error: 'bogus': want all or hotplug,psci,rcu,sched,gov$",)),
+             Step(PROMPT, "trace\r",
+                  expect=(r"^trace: on: hotplug,psci,rcu,sched,gov; 1024 events per CPU$",)),
+             Step(PROMPT, "trace on psci,gov\r",
+                  expect=(r"^trace: on: psci,gov; 1024 events per CPU$",)),
+             Step(PROMPT, "trace off\r"),
+             Step(PROMPT, "trace\r", expect=(r"^trace: on: -; 1024 events per CPU$",)),
              Step(PROMPT, "poweroff\r"),
          )),
     Boot("fault-cpu-off-slow",

@@ -11,6 +11,7 @@
  * per-CPU area only once it is confirmed, so on 0.1 downs are refused.
  */
 #define pr_fmt(fmt) "psci: " fmt
+#include <asm/cputype.h>
 #include <asm/smccc.h>
 #include <kernel/cpu.h>
 #include <kernel/cpu_ops.h>
@@ -23,6 +24,7 @@
 #include <kernel/sched.h>
 #include <kernel/time.h>
 #include <kernel/timer.h>
+#include <kernel/trace.h>
 #include <kernel/psci.h>
 #include <lib/cmdline.h>
 #include <lib/errno.h>
@@ -187,15 +189,28 @@ DEFINE_FAULT(cpu_on, cpu_on_set,
 
 int psci_cpu_on(u64 mpidr, phys_addr_t entry, u64 context)
 {
+	int ret;
+
+	trace_psci_call(TRACE_PSCI_CPU_ON, mpidr);
 	if (fault_armed(&fault_cpu_on) && fault_cpu_on.arg[0] == (long)mpidr &&
 	    should_fail(&fault_cpu_on))
-		return (int)fault_cpu_on.arg[1];
-	return psci_call(psci.cpu_on, mpidr, entry, context);
+		ret = (int)fault_cpu_on.arg[1];
+	else
+		ret = psci_call(psci.cpu_on, mpidr, entry, context);
+	trace_psci_ret(TRACE_PSCI_CPU_ON, mpidr, ret);
+	return ret;
 }
 
+/* Traced before the call: it returns only if it failed. */
 int psci_cpu_off(void)
 {
-	return psci_call(psci.cpu_off, 0, 0, 0);
+	u64 self = read_cpuid_mpidr() & MPIDR_HWID_MASK;
+	int ret;
+
+	trace_psci_call(TRACE_PSCI_CPU_OFF, self);
+	ret = psci_call(psci.cpu_off, 0, 0, 0);
+	trace_psci_ret(TRACE_PSCI_CPU_OFF, self, ret);
+	return ret;
 }
 
 /* fail.cpu_off=N|forever: AFFINITY_INFO says ON, as a CPU slow to go
@@ -227,9 +242,12 @@ bool psci_conduit_is_smc(void)
 
 int psci_affinity_info(u64 mpidr)
 {
-	if (should_fail(&fault_cpu_off))
-		return PSCI_AFFINITY_ON;
-	return psci_call(psci.affinity_info, mpidr, 0, 0);
+	int state = should_fail(&fault_cpu_off)
+			    ? PSCI_AFFINITY_ON
+			    : psci_call(psci.affinity_info, mpidr, 0, 0);
+
+	trace_psci_ret(TRACE_PSCI_AFFINITY_INFO, mpidr, state);
+	return state;
 }
 
 static void psci_system_off(void)

@@ -18,6 +18,8 @@ void cpuhp_boot_cpu_online(void);
  * once it runs, its own down steps before it leaves the kernel. */
 void cpuhp_ap_startup(unsigned int cpu);
 void cpuhp_ap_teardown(unsigned int cpu);
+/* A step's name in the table ("arch:power"), for the trace's dump. */
+const char *cpuhp_step_name(unsigned int step);
 
 /* The architecture: power cpu on and wait until it ran its steps; wait
  * until the firmware says it is off. 0, or <0 with the reason printed. */

@@ -49,6 +49,7 @@
 #include <kernel/smp.h>
 #include <kernel/time.h>
 #include <kernel/timer.h>
+#include <kernel/trace.h>
 #include <lib/cmdline.h>
 #include <lib/errno.h>
 #include <lib/stats.h>
@@ -274,15 +275,11 @@ static int alloc_up_set(struct fault_point *fp, const char *val)
 DEFINE_FAULT(alloc_up, alloc_up_set,
 	     "N: the Nth allocation (1-1000) of the next cpu_up() fails");
 
-static int run_step(unsigned int cpu, int i, bool up)
+static int do_step(unsigned int cpu, int i, bool up, int (*fn)(unsigned int))
 {
-	int (*fn)(unsigned int) =
-		up ? cpuhp_steps[i].startup : cpuhp_steps[i].teardown;
 	u64 t0;
 	int err;
 
-	if (!fn)
-		return 0;
 	if (up && fault_armed(&fault_up_step) &&
 	    !strcmp(up_step_name, cpuhp_steps[i].name) &&
 	    should_fail(&fault_up_step)) {
@@ -301,6 +298,26 @@ static int run_step(unsigned int cpu, int i, bool up)
 		pr_err("CPU%u: step %s failed going %s: %d\n", cpu,
 		       cpuhp_steps[i].name, up ? "up" : "down", err);
 	return err;
+}
+
+/* One step of cpu, if it has a callback that way: a slice of the trace. */
+static int run_step(unsigned int cpu, int i, bool up)
+{
+	int (*fn)(unsigned int) =
+		up ? cpuhp_steps[i].startup : cpuhp_steps[i].teardown;
+	int err;
+
+	if (!fn)
+		return 0;
+	trace_cpuhp_enter(cpu, i, up);
+	err = do_step(cpu, i, up, fn);
+	trace_cpuhp_exit(cpu, i, up, err);
+	return err;
+}
+
+const char *cpuhp_step_name(unsigned int step)
+{
+	return step < CPUHP_NR_STEPS ? cpuhp_steps[step].name : "?";
 }
 
 /* The steps the CPU runs itself (from secondary_start_kernel()). */
@@ -480,10 +497,12 @@ int cpu_down(unsigned int cpu)
 		return cpu_online(cpu) ? -EBUSY : -EALREADY;
 	}
 	t0 = ktime_get_ns();
+	trace_cpuhp_op(cpu, false, false, 0);
 	cpus_write_lock();
 	WRITE_ONCE(cpu_phase[cpu], CPUHP_PHASE_GOING_DOWN);
 	err = cpuhp_down(cpu);
 	cpus_write_unlock();
+	trace_cpuhp_op(cpu, false, true, err);
 	/* A failure before the CPU left is undone (it is online again); one
 	 * after leaves it gone but not confirmed off. */
 	if (!err)
@@ -547,6 +566,7 @@ int cpu_up(unsigned int cpu)
 		}
 	}
 	t0 = ktime_get_ns();
+	trace_cpuhp_op(cpu, true, false, 0);
 	cpus_write_lock();
 	WRITE_ONCE(cpu_phase[cpu], CPUHP_PHASE_COMING_UP);
 	fail_nth = should_fail(&fault_alloc_up) ? fault_alloc_up.arg[0] : 0;
@@ -556,6 +576,7 @@ int cpu_up(unsigned int cpu)
 	if (fail_nth)
 		current->fail_nth = 0;
 	cpus_write_unlock();
+	trace_cpuhp_op(cpu, true, true, err);
 	/* A failure after bring-up was a real down: it may be unconfirmed. */
 	if (!err || cpu_online(cpu))
 		phase = CPUHP_PHASE_ONLINE;

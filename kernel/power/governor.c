@@ -21,6 +21,7 @@
 #include <kernel/spinlock.h>
 #include <kernel/time.h>
 #include <kernel/timer.h>
+#include <kernel/trace.h>
 #include <kernel/wait.h>
 #include <lib/errno.h>
 #include "power.h"
@@ -224,6 +225,8 @@ static void gov_step(struct gov_state *st)
 	}
 	if (r.event != GOV_EV_SAMPLE)
 		st->last_change = now;
+	trace_gov_decision(r.cpu, r.event,
+			   TRACE_GOV_X(r.policy, r.online, r.want));
 	trace_add(&r);
 }
 

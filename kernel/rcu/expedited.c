@@ -35,6 +35,7 @@
 #include <kernel/sched.h>
 #include <kernel/smp.h>
 #include <kernel/time.h>
+#include <kernel/trace.h>
 #include <lib/errno.h>
 #include <lib/stats.h>
 #include <string.h>
@@ -45,6 +46,7 @@ static DEFINE_SPINLOCK(exp_lock); /* guards exp_mask */
 static struct cpumask exp_mask; /* CPUs the expedited GP waits for */
 static struct completion exp_done;
 static u64 exp_ns[RCU_STAT_SAMPLES], nr_exp_samples;
+static u64 exp_seq; /* expedited GPs started, for the trace; exp_mutex */
 
 /* Faults of fail.rcu_exp (arg[0]), met between the choice and the IPIs. */
 #define EXP_FAULT_MIGRATE (1U << 0)
@@ -94,6 +96,7 @@ void rcu_exp_report(unsigned int cpu)
 	spin_lock_irqsave(&exp_lock, flags);
 	if (cpumask_test_cpu(cpu, &exp_mask)) {
 		cpumask_clear_cpu(cpu, &exp_mask);
+		trace_rcu_exp(TRACE_RCU_EXP_QS, cpu, 0, exp_seq, 0);
 		if (cpumask_empty(&exp_mask))
 			complete(&exp_done);
 	}
@@ -105,7 +108,10 @@ static void rcu_exp_handler(void *unused)
 {
 	unsigned int cpu = smp_processor_id();
 
-	if (preempt_count() == HARDIRQ_OFFSET) {
+	bool quiet = preempt_count() == HARDIRQ_OFFSET;
+
+	trace_rcu_exp(TRACE_RCU_EXP_IPI, TRACE_NO_CPU, quiet, exp_seq, 0);
+	if (quiet) {
 		rcu_exp_report(cpu);
 		return;
 	}
@@ -126,6 +132,9 @@ static void exp_select_cpus(struct cpumask *targets)
 		if (!(READ_ONCE(rcu_data[cpu].dynticks) & 1))
 			cpumask_clear_cpu(cpu, &exp_mask);
 	cpumask_copy(targets, &exp_mask);
+	/* Under exp_lock: before any report of this GP is traced. */
+	trace_rcu_exp(TRACE_RCU_EXP_START, TRACE_NO_CPU, 0, exp_seq,
+		      cpumask_bits(targets)[0]);
 	if (cpumask_empty(&exp_mask))
 		complete(&exp_done);
 	spin_unlock_irqrestore(&exp_lock, flags);
@@ -189,6 +198,7 @@ void synchronize_rcu_expedited(void)
 	mutex_lock(&exp_mutex);
 	fault = should_fail(&fault_rcu_exp) ? fault_rcu_exp.arg[0] : 0;
 	t0 = ktime_get_ns();
+	exp_seq++;
 	init_completion(&exp_done);
 	cpumask_clear(&saved);
 	/* The caller's CPU, left out of the targets, must stay its CPU
@@ -203,6 +213,7 @@ void synchronize_rcu_expedited(void)
 	preempt_enable();
 	/* Not waiting for the handlers: exp_mask says who reported. */
 	wait_for_completion(&exp_done);
+	trace_rcu_exp(TRACE_RCU_EXP_END, TRACE_NO_CPU, 0, exp_seq, 0);
 	if (unlikely(!cpumask_empty(&saved)))
 		set_cpus_allowed(current, &saved);
 	rcu_record_sample(exp_ns, &nr_exp_samples, ktime_get_ns() - t0);

@@ -34,6 +34,7 @@
 #include <kernel/printk.h>
 #include <kernel/sched.h>
 #include <kernel/time.h>
+#include <kernel/trace.h>
 #include <lib/stats.h>
 #include "rcu.h"
 
@@ -73,6 +74,8 @@ static void rcu_gp_start(void)
 	/* qsmask before the new number: paired with note_new_gp()'s acquire,
 	 * so a CPU that sees the new GP sees whether it owes it a QS. */
 	smp_store_release(&rcu_state.gp_seq, rcu_state.gp_seq + 1);
+	trace_rcu_gp_start(rcu_state.gp_seq,
+			   cpumask_bits(&rcu_state.qsmask)[0]);
 	if (cpumask_empty(&rcu_state.qsmask))
 		rcu_gp_end();
 }
@@ -85,6 +88,7 @@ static void rcu_gp_end(void)
 	/* Readers' sections came before their QS reports, hence before
 	 * this; callbacks read gp_completed with acquire (callbacks.c). */
 	smp_store_release(&rcu_state.gp_completed, rcu_state.gp_seq);
+	trace_rcu_gp_end(rcu_state.gp_seq);
 	if (rcu_state.gp_wanted)
 		rcu_gp_start();
 }
@@ -97,6 +101,7 @@ void rcu_report_qs(unsigned int cpu)
 	spin_lock_irqsave(&rcu_state.lock, flags);
 	if (gp_in_progress() && cpumask_test_cpu(cpu, &rcu_state.qsmask)) {
 		cpumask_clear_cpu(cpu, &rcu_state.qsmask);
+		trace_rcu_qs(cpu, rcu_state.gp_seq);
 		if (cpumask_empty(&rcu_state.qsmask))
 			rcu_gp_end();
 	}

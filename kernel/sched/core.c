@@ -19,6 +19,7 @@
 #include <kernel/smp.h>
 #include <kernel/stop_machine.h>
 #include <kernel/time.h>
+#include <kernel/trace.h>
 #include "sched.h"
 
 #define SCHED_SLICE_NS (4 * 1000 * 1000ULL)
@@ -433,6 +434,7 @@ static void __schedule(bool preempt)
 	next->on_cpu = true;
 	next->cpu = rq->cpu;
 	prev->nr_switches++;
+	trace_sched_switch(prev->pid, next->pid, next->comm);
 	prev = cpu_switch_to(prev, next);
 	finish_task_switch(prev);
 }

@@ -1,7 +1,8 @@
 """The host-side checks `make test` runs after the boots: commands that print
 KTAP (host unit tests, the Promela model, the GDB walkthrough, a bounded DTB
 fuzz run, the board descriptions and SD-card images, the README's
-command-line table against the declarations, a smoke run of `make bench`), each counted as one group of Checks."""
+command-line table against the declarations, `make trace`'s run and its
+timeline's checks, a smoke run of `make bench`), each counted as one group of Checks."""
 
 import os
 import signal
@@ -29,6 +30,8 @@ TOOL_CHECKS = [
      "tests/params_check.py"),
     ("tfa", [sys.executable, "tests/tfa_check.py"], "tfa.log", "tfa.",
      "tests/tfa_check.py"),
+    ("trace", [sys.executable, "tools/trace.py", "--run", "--ktap",
+               "--out", "build/trace-smoke.json"], "trace.log", "trace.", "tools/trace.py"),
     ("bench smoke", [sys.executable, "tools/bench.py", "--smoke", "--ktap",
                      "--out", "build/bench-smoke.json"], "bench.log", "bench.",
      "tools/bench.py"),
