@@ -24,16 +24,6 @@
 
 #define SCHED_SLICE_NS (4 * 1000 * 1000ULL)
 #define WAKEUP_GRAN_NS (1 * 1000 * 1000ULL)
-/*
- * A woken thread is placed this much below the queue's minimum CPU time
- * (Linux's sleeper credit, half of its 6 ms latency target there): more
- * than WAKEUP_GRAN_NS, so it preempts a CPU-bound thread at once instead
- * of at the next tick and slice end (up to 10 ms at HZ=100). Without it,
- * a thread that sleeps often, as cpu_down() does waiting for each step,
- * lost a tick per sleep to a busy CPU's hog: a hotplug cycle took 20 ms
- * with a reader beside the writer, against 0.3 ms without.
- */
-#define SLEEPER_CREDIT_NS (SCHED_SLICE_NS / 2)
 
 struct rq runqueues[NR_CPUS];
 
@@ -107,19 +97,11 @@ void update_curr(struct rq *rq)
 		rq->min_vruntime = max(rq->min_vruntime, curr->vruntime_ns);
 }
 
-/* The lowest CPU time a thread may be queued with on rq. */
-static u64 vruntime_floor(struct rq *rq)
-{
-	return rq->min_vruntime > SLEEPER_CREDIT_NS
-		       ? rq->min_vruntime - SLEEPER_CREDIT_NS
-		       : 0;
-}
-
 static void enqueue(struct rq *rq, struct task_struct *p)
 {
 	/* A thread that slept long must not monopolise the CPU on return. */
-	if (p->vruntime_ns < vruntime_floor(rq))
-		p->vruntime_ns = vruntime_floor(rq);
+	if (p->vruntime_ns < rq->min_vruntime)
+		p->vruntime_ns = rq->min_vruntime;
 	update_depth(rq, ktime_get_ns());
 	list_add_tail(&p->run_list, &rq->queue);
 	rq->nr_queued++;
@@ -258,11 +240,10 @@ static void activate_task(struct task_struct *p)
 	WRITE_ONCE(p->state, TASK_RUNNING);
 	/*
 	 * A thread that was not queued anywhere starts from this queue's
-	 * minimum, less the sleeper credit: CPU time counts differ between
-	 * CPUs, so a thread coming from a busier one would otherwise wait
-	 * for the others to catch up.
+	 * minimum: CPU time counts differ between CPUs, so a thread coming
+	 * from a busier one would otherwise wait for the others to catch up.
 	 */
-	p->vruntime_ns = vruntime_floor(rq);
+	p->vruntime_ns = rq->min_vruntime;
 	enqueue(rq, p);
 	curr = rq->curr;
 	if (curr == rq->idle ||

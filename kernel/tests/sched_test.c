@@ -80,71 +80,6 @@ static void sched_tick_preempts_cpu_hog(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, other.ran);
 }
 
-struct waker_arg {
-	struct completion go, woke;
-	volatile u64 tick_at_wake;
-	unsigned int cpu;
-	int same_tick, rounds;
-};
-
-/* Wait to be woken, rounds times; count wakes run before the next tick. */
-static int wakee(void *p)
-{
-	struct waker_arg *w = p;
-
-	for (int i = 0; i < w->rounds; i++) {
-		wait_for_completion(&w->go);
-		if (tick_count_cpu(w->cpu) == w->tick_at_wake)
-			w->same_tick++;
-		complete(&w->woke);
-	}
-	return 0;
-}
-
-/*
- * A thread woken on a CPU that a hog keeps busy: does it run at once
- * (wake-up preemption, its sleeper credit), not at the hog's next tick?
- * Judged by that CPU's tick count, so host load does not decide it: a
- * wake that waited for the tick would see the count move. Without the
- * credit none of the wakes runs in its tick; a few may cross one when
- * the host deschedules the vCPU, so a majority is asked.
- */
-static void sched_wakeup_preempts_cpu_hog(struct kunit *test)
-{
-	static struct hog_arg h;
-	static struct waker_arg w;
-	unsigned int cpu = nr_cpu_ids - 1;
-	struct task_struct *t;
-
-	if (nr_cpu_ids < 2) {
-		kunit_skip(test, "needs a second CPU for the hog");
-		return;
-	}
-	h = (struct hog_arg){0};
-	w = (struct waker_arg){.rounds = 20, .cpu = cpu};
-	init_completion(&h.done);
-	init_completion(&w.go);
-	init_completion(&w.woke);
-	t = kthread_create(wakee, &w, "wakee/%u", cpu);
-	KUNIT_ASSERT_NOT_NULL(test, t);
-	kthread_bind(t, cpu);
-	wake_up_process(t);
-	KUNIT_ASSERT_NOT_NULL(test, start_on(hog, &h, cpu));
-	while (!h.count)
-		msleep(1);
-	for (int i = 0; i < w.rounds; i++) {
-		msleep(2); /* the wakee is asleep in wait_for_completion() */
-		w.tick_at_wake = tick_count_cpu(cpu);
-		complete(&w.go);
-		wait_for_completion(&w.woke);
-	}
-	h.stop = true;
-	wait_for_completion(&h.done);
-	kunit_info(test, "%d of %d wakes ran before the hog's CPU ticked",
-		   w.same_tick, w.rounds);
-	KUNIT_EXPECT_GE(test, w.same_tick, w.rounds / 2);
-}
-
 struct mutex_arg {
 	struct mutex *lock;
 	u64 *counter;
@@ -406,7 +341,6 @@ static void sched_preemption_check_rules(struct kunit *test)
 
 static const struct kunit_case sched_cases[] = {
 	KUNIT_CASE(sched_tick_preempts_cpu_hog),
-	KUNIT_CASE(sched_wakeup_preempts_cpu_hog),
 	KUNIT_CASE(sched_mutex_counter_exact),
 	KUNIT_CASE(sched_affinity_migrates_and_holds),
 	KUNIT_CASE(sched_load_spreads),
