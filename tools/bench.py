@@ -223,11 +223,18 @@ def cell(f, spread, key, fmt="{}"):
     return text if lo == hi else f"{text} [{fmt.format(lo)}-{fmt.format(hi)}]"
 
 
-def table(name, r):
-    common, designs = r["common"], r["designs"]
+def heading(name, r):
+    """A configuration's spread (none for one log) and its label with the
+    number of boots, as both kinds of table start."""
     spread = r.get("spread", {"common": {}, "designs": {}})
     n = len(r.get("boots", [])) or 1
-    out = [f"{LABELS.get(name, name)}, {n} boot{'s' * (n > 1)}: boot to all "
+    return spread, f"{LABELS.get(name, name)}, {n} boot{'s' * (n > 1)}"
+
+
+def table(name, r):
+    common, designs = r["common"], r["designs"]
+    spread, label = heading(name, r)
+    out = [f"{label}: boot to all "
            f"CPUs online {common.get('boot_us_all_online', 0) / 1000:.1f} ms, "
            f"synchronize_rcu {common.get('sync_rcu_us_median', 0)} us "
            f"(HZ={common.get('hz', '?')}), expedited "
@@ -271,9 +278,9 @@ def table(name, r):
 def markdown(name, r):
     """The tables of docs/benchmarks.md for one configuration: each figure
     the median over the boots, [lowest-highest] where they differed."""
-    c, sp = r["common"], r.get("spread", {"common": {}, "designs": {}})
-    n = len(r.get("boots", [])) or 1
-    out = [f"**{LABELS.get(name, name)}**, {n} boot{'s' * (n > 1)}: all CPUs "
+    c = r["common"]
+    sp, label = heading(name, r)
+    out = [f"**{label}**: all CPUs "
            f"online {c.get('boot_us_all_online', 0) / 1000:.0f} ms after "
            f"power-on; firmware floor "
            f"{cell(c, sp['common'], 'floor_cycle_us_median')} us per cycle "

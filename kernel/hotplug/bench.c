@@ -575,15 +575,21 @@ static void bench_common(void)
 
 	/* What one CPU costs: the memory its down gives back. */
 	rcu_barrier();
+	kmalloc_drain_caches(); /* cached objects would hide freed pages */
 	mem_get_stats(&before);
 	if (!cpu_down(hb.target)) {
 		rcu_barrier();
+		kmalloc_drain_caches();
 		mem_get_stats(&after);
 		cpu_up(hb.target);
+		/* Signed: a page taken meanwhile (a slab refill) can make
+		 * the balance negative, which is a figure, not a wrap. */
 		bench_report(
-			"hotplug", "mem_per_cpu_bytes", "%lu",
-			(after.free_pages - before.free_pages) * PAGE_SIZE -
-				(after.kmalloc_bytes - before.kmalloc_bytes));
+			"hotplug", "mem_per_cpu_bytes", "%ld",
+			((long)after.free_pages - (long)before.free_pages) *
+					(long)PAGE_SIZE -
+				((long)after.kmalloc_bytes -
+				 (long)before.kmalloc_bytes));
 	}
 }
 
