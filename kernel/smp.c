@@ -4,9 +4,14 @@
  *
  * A cross-CPU call is a call_single_data (csd) queued on the target's
  * list under that list's lock; the IPI makes the target drain its list.
- * The csd's `done` flag is set with a store-release after func ran and
- * read with a load-acquire by a waiting caller, so the caller sees what
- * func wrote.
+ * A caller that waits gives its csds one call_group: each target drops
+ * the group's count after func ran, and the last one wakes the caller.
+ * The caller sleeps on it when it may (polling briefly first), so a wait
+ * for hundreds of CPUs holds no CPU: on an oversubscribed host a spinning
+ * waiter takes the very time its targets need to answer. Only a caller
+ * that cannot sleep (preemption or IRQs off) spins, for the group's
+ * `released` flag (store-release after the count reached 0, load-acquire
+ * by the caller, so the caller sees what func wrote).
  */
 #define pr_fmt(fmt) "smp: " fmt
 #include <asm/barrier.h>
@@ -20,17 +25,25 @@
 #include <kernel/sched.h>
 #include <kernel/smp.h>
 #include <kernel/stop_machine.h>
-#include <kernel/time.h>
-#include <kernel/spinlock.h>
 #include <kernel/mm.h>
+#include <kernel/spinlock.h>
+#include <kernel/time.h>
+#include <kernel/wait.h>
 #include <lib/errno.h>
+
+/* The calls one waiting caller made; on its stack. */
+struct call_group {
+	int pending; /* calls not yet run */
+	int released; /* set by the last target, for a spinning caller */
+	bool sleeping; /* the caller waits on done, not on released */
+	struct completion done;
+};
 
 struct call_single_data {
 	struct list_head list;
 	smp_call_func_t func;
 	void *info;
-	int done;
-	bool free; /* nobody waits: the target frees it after the call */
+	struct call_group *group; /* NULL: nobody waits, the target frees it */
 };
 
 struct call_queue {
@@ -38,8 +51,12 @@ struct call_queue {
 	struct list_head list;
 };
 
-/* An array: calls queued to a CPU going down are drained by itself. */
-static struct call_queue call_queue[NR_CPUS];
+/*
+ * One per possible CPU, allocated at boot (smp_init_ipis()). Not per-CPU
+ * data: a call may be queued to a CPU whose area is about to go, and the
+ * CPU drains its own queue on its way down (smpcfd_dying_cpu()).
+ */
+static struct call_queue *call_queue;
 /*
  * IPIs this CPU took, by type: written only by the CPU itself, in its
  * handler, so they live in its per-CPU area and die with it. A CPU that
@@ -68,6 +85,17 @@ void smp_send_reschedule(unsigned int cpu)
 	send_ipi_one(cpu, IPI_RESCHEDULE);
 }
 
+/* A target's call ran; the last one releases the caller. */
+static void call_done(struct call_group *g)
+{
+	if (__atomic_sub_fetch(&g->pending, 1, __ATOMIC_ACQ_REL))
+		return;
+	if (g->sleeping) /* complete() is done with g before it returns */
+		complete(&g->done);
+	else /* paired with the load-acquire in call_wait() */
+		smp_store_release(&g->released, 1);
+}
+
 void flush_smp_call_function_queue(void)
 {
 	struct call_queue *q = &call_queue[smp_processor_id()];
@@ -80,10 +108,10 @@ void flush_smp_call_function_queue(void)
 		list_del_init(&csd->list);
 		spin_unlock(&q->lock);
 		csd->func(csd->info);
-		if (csd->free)
+		if (csd->group)
+			call_done(csd->group);
+		else
 			kfree(csd);
-		else /* paired with the load-acquire in csd_wait() */
-			smp_store_release(&csd->done, 1);
 		spin_lock(&q->lock);
 	}
 	spin_unlock_irqrestore(&q->lock, flags);
@@ -99,9 +127,31 @@ static void csd_queue(unsigned int cpu, struct call_single_data *csd)
 	spin_unlock_irqrestore(&q->lock, flags);
 }
 
-static void csd_wait(struct call_single_data *csd)
+/*
+ * Before queueing: a caller that may sleep (and means to wait) does. The
+ * count starts at 1, the caller's own, dropped once every call is queued:
+ * a target that runs before the next one is queued cannot release it.
+ */
+static void call_group_init(struct call_group *g, bool wait)
 {
-	while (!smp_load_acquire(&csd->done))
+	*g = (struct call_group){.pending = 1,
+				 .sleeping = wait && preemptible()};
+	init_completion(&g->done);
+}
+
+/*
+ * Poll this long first: a call to a running CPU ends within microseconds,
+ * and then the caller pays no sleep and no wake-up IPI back.
+ */
+#define CALL_SPIN_US 20
+
+static void call_wait(struct call_group *g)
+{
+	if (g->sleeping) {
+		wait_for_completion_spin(&g->done, CALL_SPIN_US);
+		return;
+	}
+	while (!smp_load_acquire(&g->released))
 		cpu_relax();
 }
 
@@ -121,7 +171,7 @@ static void run_local(smp_call_func_t func, void *info)
  */
 static int queue_calls(const struct cpumask *mask, smp_call_func_t func,
 		       void *info, struct call_single_data *csds,
-		       struct cpumask *missed)
+		       struct call_group *g, struct cpumask *missed)
 {
 	struct cpumask targets;
 	unsigned int cpu, n = 0;
@@ -139,8 +189,10 @@ static int queue_calls(const struct cpumask *mask, smp_call_func_t func,
 			continue;
 		}
 		*csd = (struct call_single_data){
-			.func = func, .info = info, .free = !csds};
+			.func = func, .info = info, .group = csds ? g : NULL};
 		INIT_LIST_HEAD(&csd->list);
+		if (g) /* before the target can run it and drop the count */
+			__atomic_add_fetch(&g->pending, 1, __ATOMIC_RELAXED);
 		csd_queue(cpu, csd);
 		n++;
 	}
@@ -148,70 +200,87 @@ static int queue_calls(const struct cpumask *mask, smp_call_func_t func,
 	return n;
 }
 
-int smp_call_function_many(const struct cpumask *mask, smp_call_func_t func,
-			   void *info, bool wait, struct cpumask *missed)
+/*
+ * func on each online CPU of mask (and on this one too if self), waiting
+ * for them all if wait. The targets are fixed with preemption off; the
+ * wait is outside it, asleep if the caller may sleep.
+ */
+static int call_many(const struct cpumask *mask, smp_call_func_t func,
+		     void *info, bool wait, bool self, struct cpumask *missed)
 {
 	struct call_single_data *csds = NULL;
-	struct cpumask none;
-	int n;
+	struct call_group g;
+	unsigned int cpu;
 
-	if (!missed)
-		missed = &none;
 	cpumask_clear(missed);
-
 	WARN_ON(wait && irqs_disabled());
-	preempt_disable();
+	call_group_init(&g, wait);
 	if (wait) /* one per target at most, not NR_CPUS: this is hot */
 		csds = kcalloc(cpumask_weight(mask), sizeof(*csds));
+	preempt_disable();
+	if (self)
+		run_local(func, info);
 	if (wait && !csds) { /* one at a time, with a csd on the stack */
-		unsigned int cpu;
-
 		for_each_cpu (cpu, mask)
 			if (cpu != smp_processor_id())
 				smp_call_function_single(cpu, func, info, true);
 	} else {
-		n = queue_calls(mask, func, info, csds, missed);
-		for (int i = 0; wait && i < n; i++)
-			csd_wait(&csds[i]);
+		queue_calls(mask, func, info, csds, wait ? &g : NULL, missed);
+	}
+	preempt_enable();
+	if (wait) {
+		call_done(&g); /* the caller's own count */
+		call_wait(&g);
 	}
 	kfree(csds);
-	preempt_enable();
 	return cpumask_weight(missed);
+}
+
+int smp_call_function_many(const struct cpumask *mask, smp_call_func_t func,
+			   void *info, bool wait, struct cpumask *missed)
+{
+	struct cpumask none;
+
+	return call_many(mask, func, info, wait, false, missed ?: &none);
 }
 
 int smp_call_function_single(unsigned int cpu, smp_call_func_t func, void *info,
 			     bool wait)
 {
-	struct call_single_data csd = {.func = func, .info = info};
+	struct call_single_data csd;
 	struct cpumask one, missed;
+	struct call_group g;
 	int err = 0;
 
 	WARN_ON(wait && irqs_disabled());
 	if (cpu >= nr_cpu_ids)
 		return -ENXIO;
-	preempt_disable();
+	call_group_init(&g, wait);
 	cpumask_clear(&one);
 	cpumask_clear(&missed);
 	cpumask_set_cpu(cpu, &one);
+	preempt_disable();
 	if (cpu == smp_processor_id())
 		run_local(func, info);
 	else if (!cpu_online(cpu))
 		err = -ENXIO;
-	else if (queue_calls(&one, func, info, wait ? &csd : NULL, &missed) &&
-		 wait)
-		csd_wait(&csd);
-	else if (!cpumask_empty(&missed))
+	else if (!queue_calls(&one, func, info, wait ? &csd : NULL,
+			      wait ? &g : NULL, &missed))
 		err = -ENOMEM;
 	preempt_enable();
+	if (wait) {
+		call_done(&g);
+		call_wait(&g);
+	}
 	return err;
 }
 
+/* This CPU first, then the others; returns once all ran it, if wait. */
 void on_each_cpu(smp_call_func_t func, void *info, bool wait)
 {
-	preempt_disable();
-	smp_call_function_many(cpu_online_mask, func, info, wait, NULL);
-	run_local(func, info);
-	preempt_enable();
+	struct cpumask missed;
+
+	call_many(cpu_online_mask, func, info, wait, true, &missed);
 }
 
 /*
@@ -304,10 +373,24 @@ void smp_enable_ipis(void)
 		enable_percpu_irq(ipi, IRQ_TYPE_EDGE_RISING);
 }
 
+/*
+ * On the CPU going down, IRQs off, after its last IPI could be sent: a
+ * call queued just before its online bit cleared, whose IPI it never
+ * took, runs now instead of leaving its caller waiting for ever.
+ */
+void smpcfd_dying_cpu(void)
+{
+	if (call_queue)
+		flush_smp_call_function_queue();
+}
+
 void smp_init_ipis(void)
 {
 	unsigned int cpu;
 
+	call_queue = kcalloc(nr_cpu_ids, sizeof(*call_queue));
+	if (!call_queue)
+		panic("no memory for %u CPUs' call queues", nr_cpu_ids);
 	for_each_possible_cpu (cpu) {
 		struct call_queue *q = &call_queue[cpu];
 

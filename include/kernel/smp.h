@@ -54,7 +54,9 @@ u64 ipi_count(unsigned int ipi, unsigned int cpu);
  */
 bool arch_cpu_left_kernel(unsigned int cpu);
 
-/* Run queued cross-CPU calls on this CPU (a CPU going down drains). */
+/* Run queued cross-CPU calls on this CPU (the IPI handler). */
 void flush_smp_call_function_queue(void);
+/* ... on a CPU going down, after the last call could be queued to it. */
+void smpcfd_dying_cpu(void);
 
 #endif

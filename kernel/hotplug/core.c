@@ -130,6 +130,7 @@ static int irqchip_dying(unsigned int cpu)
 	irq_migrate_all_off_this_cpu();
 	if (irqchip)
 		irqchip->cpu_off();
+	smpcfd_dying_cpu(); /* calls whose IPI it will not take now */
 	return 0;
 }
 

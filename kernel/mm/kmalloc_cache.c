@@ -193,9 +193,17 @@ static void drain_this_cpu(void *unused)
 			  this_cpu_ptr(&kmalloc_cpu_caches));
 }
 
+/*
+ * One CPU at a time, each call's request on this stack: on_each_cpu()
+ * would kmalloc its requests and free them into some CPU's cache after
+ * the drain, and the caller would find that cache not empty.
+ */
 void kmalloc_drain_caches(void)
 {
-	on_each_cpu(drain_this_cpu, NULL, true);
+	unsigned int cpu;
+
+	for_each_online_cpu (cpu)
+		smp_call_function_single(cpu, drain_this_cpu, NULL, true);
 }
 
 void kmalloc_cache_totals(u64 *objects, u64 *bytes)

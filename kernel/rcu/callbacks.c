@@ -6,6 +6,7 @@
  */
 #define pr_fmt(fmt) "rcu: " fmt
 #include <kernel/cpu.h>
+#include <kernel/mm.h>
 #include <kernel/mutex.h>
 #include <kernel/panic.h>
 #include <kernel/printk.h>
@@ -158,10 +159,16 @@ int rcu_spawn_cpu_thread(unsigned int cpu)
 	return 0;
 }
 
+/* One per possible CPU (rcu_callbacks_init()): it may outlive its CPU. */
+static struct rcu_head *barrier_head;
+
 void rcu_callbacks_init(void)
 {
 	unsigned int cpu;
 
+	barrier_head = kcalloc(nr_cpu_ids, sizeof(*barrier_head));
+	if (!barrier_head)
+		panic("no memory for rcu_barrier()'s %u callbacks", nr_cpu_ids);
 	for_each_possible_cpu (cpu) {
 		struct rcu_data *rdp = (&rcu_data[cpu]);
 
@@ -224,7 +231,6 @@ void synchronize_rcu(void)
 static DEFINE_MUTEX(barrier_mutex);
 static struct completion barrier_done;
 static int barrier_pending;
-static struct rcu_head barrier_head[NR_CPUS];
 
 static void barrier_callback(struct rcu_head *head)
 {

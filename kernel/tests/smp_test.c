@@ -93,6 +93,80 @@ static void smp_call_function_async(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, READ_ONCE(hits), 1);
 }
 
+/* A call that keeps its target busy 20 ms; what its caller's CPU did. */
+struct slow_call {
+	struct cpumask target;
+	bool in_call, ran, stop;
+	bool ran_first; /* the caller returned after the call ran */
+	unsigned long bystander_runs; /* while the call was running */
+	struct completion caller_done, bystander_done;
+};
+
+static void slow_call_fn(void *p)
+{
+	struct slow_call *s = p;
+
+	WRITE_ONCE(s->in_call, true);
+	udelay(20000);
+	WRITE_ONCE(s->ran, true);
+}
+
+static int slow_call_caller(void *p)
+{
+	struct slow_call *s = p;
+
+	smp_call_function_many(&s->target, slow_call_fn, s, true, NULL);
+	s->ran_first = READ_ONCE(s->ran);
+	complete(&s->caller_done);
+	return 0;
+}
+
+static int slow_call_bystander(void *p)
+{
+	struct slow_call *s = p;
+
+	while (!READ_ONCE(s->stop)) {
+		if (READ_ONCE(s->in_call) && !READ_ONCE(s->ran))
+			s->bystander_runs++;
+		cpu_relax();
+	}
+	complete(&s->bystander_done);
+	return 0;
+}
+
+/*
+ * Does a caller waiting for a slow cross-CPU call give its CPU away? A
+ * thread bound to the caller's CPU must run while the call runs; a
+ * caller spinning with preemption off (as before) left it no time, and
+ * with hundreds of targets on an oversubscribed host spun for minutes.
+ */
+static void smp_call_wait_sleeps(struct kunit *test)
+{
+	static struct slow_call s;
+	struct task_struct *caller, *bystander;
+	unsigned int here = 0, there = cpumask_next(0, cpu_online_mask);
+
+	if (!have_cpus(test, 2))
+		return;
+	s = (struct slow_call){};
+	init_completion(&s.caller_done);
+	init_completion(&s.bystander_done);
+	cpumask_set_cpu(there, &s.target);
+	bystander = kthread_create(slow_call_bystander, &s, "bystander");
+	caller = kthread_create(slow_call_caller, &s, "caller");
+	KUNIT_ASSERT_NOT_NULL(test, bystander);
+	KUNIT_ASSERT_NOT_NULL(test, caller);
+	kthread_bind(bystander, here);
+	kthread_bind(caller, here);
+	wake_up_process(bystander);
+	wake_up_process(caller);
+	wait_for_completion(&s.caller_done);
+	WRITE_ONCE(s.stop, true);
+	wait_for_completion(&s.bystander_done);
+	KUNIT_EXPECT_TRUE(test, s.ran_first);
+	KUNIT_EXPECT_GT(test, s.bystander_runs, 0);
+}
+
 static volatile bool busy_stop;
 
 static int busy(void *done)
@@ -174,6 +248,7 @@ static const struct kunit_case smp_cases[] = {
 	KUNIT_CASE(smp_call_function_single_runs_on_target),
 	KUNIT_CASE(smp_ipis_reach_every_cpu),
 	KUNIT_CASE(smp_call_function_async),
+	KUNIT_CASE(smp_call_wait_sleeps),
 	KUNIT_CASE(smp_every_cpu_ticks),
 	KUNIT_CASE(smp_spin_table_release_cacheable),
 	{},
