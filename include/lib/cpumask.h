@@ -18,7 +18,7 @@
 
 /* The most CPUs the kernel can run on; -DNR_CPUS=N to change it. */
 #ifndef NR_CPUS
-#define NR_CPUS 256
+#define NR_CPUS 512
 #endif
 BUILD_BUG_ON(NR_CPUS < 1);
 

@@ -34,6 +34,10 @@ struct rcu_state {
 	/* Stall detection. */
 	u64 stall_next_ns;
 
+	/* Quiescent-state reports and the counter cycles they spent
+	 * waiting for this lock (the cost a combining tree would cut). */
+	u64 qs_reports, qs_lock_wait, qs_lock_wait_max;
+
 	/* Figures: durations of the last RCU_STAT_SAMPLES grace periods. */
 	u64 gp_ns[RCU_STAT_SAMPLES];
 	u64 nr_gp_samples;

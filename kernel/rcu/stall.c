@@ -6,11 +6,13 @@
  * reports again every timeout while the stall lasts.
  */
 #define pr_fmt(fmt) "rcu: " fmt
+#include <asm/arch_timer.h>
 #include <kernel/cpu.h>
 #include <kernel/params.h>
 #include <kernel/printk.h>
 #include <kernel/smp.h>
 #include <kernel/time.h>
+#include <kernel/timer.h>
 #include <lib/printf.h>
 #include "rcu.h"
 
@@ -26,6 +28,41 @@ param_ulong("rcu.stall_timeout", stall_timeout_s, 1, 3600,
 void rcu_stall_init(void)
 {
 	rcu_stall_timeout_ms = stall_timeout_s * 1000;
+}
+
+#define STALL_CPUS_SHOWN 8
+
+/*
+ * What RCU knows of each stalled CPU (the first few): idle or running by
+ * its dynticks count, the GP it last noticed, whether it knows it owes
+ * one, and whether its tick still runs. A CPU that is idle and owes a QS
+ * should have reported it on its way into idle.
+ */
+static void stall_print_cpus(const struct cpumask *stalled)
+{
+	unsigned int cpu, shown = 0;
+
+	for_each_cpu (cpu, stalled) {
+		struct rcu_data *rdp = &rcu_data[cpu];
+
+		if (shown++ == STALL_CPUS_SHOWN) {
+			pr_err("  ... and %u more\n",
+			       cpumask_weight(stalled) - STALL_CPUS_SHOWN);
+			break;
+		}
+		s64 next = tick_next_event(cpu) - arch_counter_get();
+
+		pr_err("  CPU%u: %s (dynticks %lu), gp seen %ld, qs_pending "
+		       "%d, "
+		       "passed_qs %d, tick %s, %llu ticks, next in %lld us\n",
+		       cpu, READ_ONCE(rdp->dynticks) & 1 ? "running" : "idle",
+		       READ_ONCE(rdp->dynticks), READ_ONCE(rdp->gp_seq_seen),
+		       READ_ONCE(rdp->qs_pending), READ_ONCE(rdp->passed_qs),
+		       tick_stopped(cpu) ? "stopped" : "on",
+		       (unsigned long long)tick_count_cpu(cpu),
+		       (long long)(next * 1000000 /
+				   (s64)arch_timer_get_freq()));
+	}
 }
 
 /* From the tick, IRQs off. */
@@ -54,5 +91,6 @@ void rcu_check_stall(void)
 	cpumap_print_list(list, sizeof(list), &stalled);
 	pr_err("INFO: rcu detected stalls on CPUs: { %s } (gp %ld, %llu ms)\n",
 	       list, gp, (unsigned long long)(age / 1000000));
+	stall_print_cpus(&stalled);
 	smp_send_backtrace(&stalled);
 }

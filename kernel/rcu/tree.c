@@ -30,6 +30,7 @@
  * wants from it. Its callbacks move to a surviving CPU after it is gone.
  */
 #define pr_fmt(fmt) "rcu: " fmt
+#include <asm/arch_timer.h>
 #include <kernel/cpu.h>
 #include <kernel/printk.h>
 #include <kernel/sched.h>
@@ -97,8 +98,14 @@ static void rcu_gp_end(void)
 void rcu_report_qs(unsigned int cpu)
 {
 	unsigned long flags;
+	u64 t0 = arch_counter_get(), wait;
 
 	spin_lock_irqsave(&rcu_state.lock, flags);
+	wait = arch_counter_get() - t0;
+	rcu_state.qs_reports++;
+	rcu_state.qs_lock_wait += wait;
+	if (wait > rcu_state.qs_lock_wait_max)
+		rcu_state.qs_lock_wait_max = wait;
 	if (gp_in_progress() && cpumask_test_cpu(cpu, &rcu_state.qsmask)) {
 		cpumask_clear_cpu(cpu, &rcu_state.qsmask);
 		trace_rcu_qs(cpu, rcu_state.gp_seq);
@@ -296,6 +303,11 @@ void rcu_get_stats(struct rcu_stats *st)
 	ring_summary(rcu_state.gp_ns, RCU_STAT_SAMPLES, rcu_state.nr_gp_samples,
 		     st->gp_ns);
 	st->nr_gp_samples = rcu_state.nr_gp_samples;
+	st->qs_reports = rcu_state.qs_reports;
+	st->qs_lock_wait_ns =
+		cycles_to_ns(rcu_state.qs_lock_wait, arch_timer_get_freq());
+	st->qs_lock_wait_max_ns =
+		cycles_to_ns(rcu_state.qs_lock_wait_max, arch_timer_get_freq());
 	spin_unlock_irqrestore(&rcu_state.lock, flags);
 	rcu_exp_stats(st->exp_ns, &st->nr_exp_samples);
 }
