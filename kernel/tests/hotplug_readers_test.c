@@ -39,6 +39,7 @@ struct reader_stats {
 	u64 walks;
 	u64 cpus_seen;
 	u64 bad;
+	u64 grows, vanished; /* the snapshot readers' windows */
 	struct completion done;
 };
 
@@ -84,17 +85,26 @@ static u64 snapshot_bad_recs(const struct percpu_snapshot *snap)
 	return bad;
 }
 
+/* Widen the window, so that the random downs and ups land in it. */
+static void snapshot_reader_window(unsigned int cpu, void *arg)
+{
+	udelay(ktime_get_ns() % 200);
+}
+
 /* A snapshot that must grow (room for one CPU first), checked. */
 static void snapshot_reader_walk(struct reader_stats *r)
 {
 	struct percpu_snapshot snap = {.rec_size = sizeof(struct hp_rec),
 				       .fill = hp_rec_fill,
-				       .room = 1};
+				       .room = 1,
+				       .window = snapshot_reader_window};
 
 	if (percpu_snapshot_take(&snap))
 		return; /* no memory: nothing read, nothing to check */
 	r->bad += snapshot_bad_recs(&snap);
 	r->cpus_seen += snap.nr;
+	r->grows += snap.grows;
+	r->vanished += snap.vanished;
 	percpu_snapshot_release(&snap);
 }
 
@@ -148,6 +158,7 @@ static int mask_reader(void *p)
 
 struct cycle_result {
 	u64 downs, ups, fw_wrong, walks, bad;
+	u64 grows, vanished; /* of the snapshot readers */
 	u64 cut_short; /* cycles done when the deadline came, or 0 */
 };
 
@@ -207,6 +218,8 @@ static struct cycle_result readers_under_hotplug(struct kunit *test,
 		wait_for_completion(&r[i].done);
 		res.walks += r[i].walks;
 		res.bad += r[i].bad;
+		res.grows += r[i].grows;
+		res.vanished += r[i].vanished;
 	}
 	return res;
 }
@@ -237,9 +250,12 @@ static void hotplug_readers_never_see_poison(struct kunit *test)
 			   "cycles",
 			   hotplug_secs, (unsigned long long)res.cut_short,
 			   hotplug_cycles);
-	kunit_info(test, "%llu downs, %llu ups, %llu reader walks",
+	kunit_info(test,
+		   "%llu downs, %llu ups, %llu reader walks; snapshots grew "
+		   "%llu times, %llu CPUs gone in the window",
 		   (unsigned long long)res.downs, (unsigned long long)res.ups,
-		   (unsigned long long)res.walks);
+		   (unsigned long long)res.walks, (unsigned long long)res.grows,
+		   (unsigned long long)res.vanished);
 	KUNIT_EXPECT_EQ(test, res.bad, 0);
 	KUNIT_EXPECT_EQ(test, res.fw_wrong, 0);
 	KUNIT_EXPECT_GT(test, res.downs, 0);
