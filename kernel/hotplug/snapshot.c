@@ -56,7 +56,8 @@ static int snapshot_grow(struct percpu_snapshot *s)
 /*
  * Record cpu, whose bit the caller saw set inside rcu_read_lock(). With
  * no room left: leave the section, grow, re-enter and check the bit
- * again, for the area may have been freed in the window. Returns inside
+ * again, for the area may have been freed in the window (a CPU that went
+ * down and came back up in it is read from its new area). Returns inside
  * the section (0, recorded or vanished) or outside it (-ENOMEM).
  */
 static int snapshot_one(struct percpu_snapshot *s, unsigned int cpu)
