@@ -48,7 +48,7 @@ rcu-y := $(addprefix kernel/rcu/, tree.o callbacks.o expedited.o stall.o \
 	stats.o bench.o torture.o)
 trace-y := $(addprefix kernel/trace/, ring.o trace.o dump.o bench.o)
 hotplug-y := $(addprefix kernel/hotplug/, core.o cpu.o sync.o \
-	stop_machine.o pen.o bench.o shell.o)
+	stop_machine.o pen.o bench.o shell.o snapshot.o)
 power-y := $(addprefix kernel/power/, governor.o policy.o model.o \
 	workload.o run.o shell.o)
 debug-y := $(addprefix kernel/debug/, panic.o kallsyms.o stackprotector.o \

@@ -73,6 +73,88 @@ static inline unsigned int cpu_online_next(int n)
  */
 void online_cpus_walk(bool (*fn)(unsigned int cpu, void *arg), void *arg);
 
+/*
+ * A per-CPU snapshot: one record per online CPU, each filled from that
+ * CPU's per-CPU data while its area is sure to be there, for a table that
+ * is printed or compared after every read-side section has ended.
+ *
+ * It is the allocation idiom of the 2013 thread (Linus to Peter Zijlstra):
+ * a read-side section may not sleep, so memory for the records is taken
+ * before the walk, for num_online_cpus() + PERCPU_SNAPSHOT_SLACK CPUs. The
+ * walk holds preemption off for one CPU at a time, as online_cpus_walk()
+ * does, not around the whole walk. If it meets an online CPU it has no
+ * room for (more CPUs came up since it counted), it leaves the section,
+ * grows the array, re-enters, and asks again whether that CPU's bit is
+ * set: in the window the CPU may have gone down and its area been freed
+ * (it is then left out and counted in ->vanished), and CPUs numbered after
+ * it may have come up (the walk, going on from there, finds them).
+ *
+ * Honestly: this kernel's kmalloc() never sleeps (spinlocks with
+ * interrupts off), so a small record could be allocated inside the
+ * section. The idiom is what an allocator that sleeps needs (Linux's
+ * GFP_KERNEL, a mutex, reclaim), and it keeps a big allocation's page
+ * allocator work out of the preemption-off stretch; growing is rare, as
+ * it needs CPUs to come up between the count and the walk.
+ *
+ *	struct percpu_snapshot snap = {
+ *		.rec_size = sizeof(struct my_rec),
+ *		.fill = my_fill,  (reads per_cpu_ptr(&my_var, cpu))
+ *	};
+ *	if (percpu_snapshot_take(&snap))
+ *		return -ENOMEM;
+ *	for (unsigned int i = 0; i < snap.nr; i++)
+ *		print(snap.cpus[i], percpu_snapshot_rec(&snap, i));
+ *	percpu_snapshot_release(&snap);
+ *
+ * A CPU is in the snapshot if its bit was set when the walk read it; one
+ * that comes up behind the walk is missed, one that goes down after it
+ * was read stays in (its record is a copy, not a pointer into the area).
+ */
+#define PERCPU_SNAPSHOT_SLACK 2 /* records beyond num_online_cpus() */
+
+struct percpu_snapshot {
+	/* Set by the caller. */
+	size_t rec_size; /* bytes of one CPU's record */
+	/*
+	 * Fill rec (zeroed) from cpu's per-CPU data. Runs inside
+	 * rcu_read_lock() with cpu's online bit seen set, so
+	 * per_cpu_ptr(var, cpu) is valid; preemption is off: must not
+	 * sleep. Keep no pointer into the area once it returns.
+	 */
+	void (*fill)(unsigned int cpu, void *rec, void *arg);
+	void *arg;
+	unsigned int room; /* records to take first; 0: online + slack */
+	/*
+	 * For tests only (NULL otherwise): runs in the window, after the
+	 * walk left its section for cpu and grew, before it re-enters and
+	 * checks cpu's bit again. It may sleep (cpu_down(), cpu_up()).
+	 */
+	void (*window)(unsigned int cpu, void *arg);
+
+	/* Filled by percpu_snapshot_take(). */
+	unsigned int nr; /* CPUs in the snapshot */
+	unsigned int *cpus; /* cpus[i]: whose record i is, ascending */
+	void *recs; /* nr records of rec_size bytes */
+	unsigned int grows; /* times the walk left its section to grow */
+	unsigned int vanished; /* CPUs seen online, gone after a window */
+	unsigned int capacity; /* records the memory holds now */
+};
+
+/*
+ * Take the snapshot s describes: 0, -EINVAL (no rec_size or fill) or
+ * -ENOMEM (nothing kept). May sleep; not inside a read-side section.
+ * Release it with percpu_snapshot_release() once done (also after an
+ * error: it is then a no-op).
+ */
+int percpu_snapshot_take(struct percpu_snapshot *s);
+void percpu_snapshot_release(struct percpu_snapshot *s);
+
+static inline void *percpu_snapshot_rec(const struct percpu_snapshot *s,
+					unsigned int i)
+{
+	return (char *)s->recs + i * s->rec_size;
+}
+
 static inline bool cpu_online(unsigned int cpu)
 {
 	return cpumask_test_cpu(cpu, cpu_online_mask);

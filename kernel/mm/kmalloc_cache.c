@@ -30,7 +30,6 @@
 #include <kernel/mm.h>
 #include <kernel/percpu.h>
 #include <kernel/printk.h>
-#include <kernel/rcupdate.h>
 #include <kernel/smp.h>
 #include <lib/kernel.h>
 #include <lib/printf.h>
@@ -220,33 +219,32 @@ u64 kmalloc_cpu_cached_objects(unsigned int cpu)
 	return cpu < NR_CPUS ? READ_ONCE(cached[cpu].objects) : 0;
 }
 
-/*
- * cpu's objects per class into line, if it is online: its area is read
- * inside rcu_read_lock() after seeing its online bit, so it stays
- * allocated. The counts are a snapshot.
- */
-static bool cache_line(unsigned int cpu, char *line, size_t size)
+/* One CPU's line of the table: its objects per class, and their bytes. */
+struct cache_rec {
+	u32 count[NR_CLASSES];
+	u64 bytes;
+};
+
+/* Inside the snapshot's read-side section: cpu's area is there. */
+static void cache_rec_fill(unsigned int cpu, void *p, void *arg)
 {
-	bool online;
+	struct kmalloc_cpu_caches *caches =
+		per_cpu_ptr(&kmalloc_cpu_caches, cpu);
+	struct cache_rec *rec = p;
 
-	rcu_read_lock();
-	online = cpu_online(cpu);
-	if (online) {
-		struct kmalloc_cpu_caches *caches =
-			per_cpu_ptr(&kmalloc_cpu_caches, cpu);
-		char *p = line;
-
-		for (unsigned int c = 0; c < NR_CLASSES; c++)
-			p += scnprintf(p, line + size - p, " %4u",
-				       READ_ONCE(caches->class[c].count));
-	}
-	rcu_read_unlock();
-	return online;
+	for (unsigned int c = 0; c < NR_CLASSES; c++)
+		rec->count[c] = READ_ONCE(caches->class[c].count);
+	rec->bytes = READ_ONCE(cached[cpu].bytes);
 }
 
-/* One line per online CPU, printed outside the read-side sections. */
+/*
+ * One line per online CPU, each read at its own moment (the counts move
+ * anyway) and printed after every read-side section has ended.
+ */
 void kmalloc_print_caches(void)
 {
+	struct percpu_snapshot snap = {.rec_size = sizeof(struct cache_rec),
+				       .fill = cache_rec_fill};
 	char line[8 * NR_CLASSES], *p = line;
 
 	for (unsigned int c = 0; c < NR_CLASSES; c++)
@@ -254,8 +252,19 @@ void kmalloc_print_caches(void)
 			       class_size(c));
 	printk(KERN_INFO "kmalloc: objects cached per CPU, by class:\n");
 	printk(KERN_INFO "kmalloc: bytes %s\n", line);
-	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)
-		if (cache_line(cpu, line, sizeof(line)))
-			printk(KERN_INFO "kmalloc: CPU%-3u%s (%u bytes)\n", cpu,
-			       line, READ_ONCE(cached[cpu].bytes));
+	if (percpu_snapshot_take(&snap)) {
+		printk(KERN_INFO "kmalloc: no memory for the per-CPU table\n");
+		return;
+	}
+	for (unsigned int i = 0; i < snap.nr; i++) {
+		const struct cache_rec *rec = percpu_snapshot_rec(&snap, i);
+
+		p = line;
+		for (unsigned int c = 0; c < NR_CLASSES; c++)
+			p += scnprintf(p, line + sizeof(line) - p, " %4u",
+				       rec->count[c]);
+		printk(KERN_INFO "kmalloc: CPU%-3u%s (%llu bytes)\n",
+		       snap.cpus[i], line, (unsigned long long)rec->bytes);
+	}
+	percpu_snapshot_release(&snap);
 }

@@ -2,7 +2,8 @@
  * Tests of the per-bit RCU online mask under hotplug: readers never see a
  * gone CPU's data while CPUs go down and up at random, and the firmware
  * agrees with the mask; each of the four reader designs of 2013
- * (hotplug_sync=) keeps its readers off freed per-CPU data.
+ * (hotplug_sync=) keeps its readers off freed per-CPU data; a per-CPU
+ * snapshot copes with CPUs that go down or come up while it grows.
  */
 #include <kernel/cpu.h>
 #include <kernel/hotplug_sync.h>
@@ -15,6 +16,7 @@
 #include <kernel/smp.h>
 #include <kernel/time.h>
 #include <kernel/wait.h>
+#include <lib/errno.h>
 #include "helpers.h"
 
 #define HP_MAGIC 0x600dc0ffee15600dULL
@@ -32,10 +34,12 @@ param_ulong("hotplug.secs", hotplug_secs, 1, 86400,
 struct reader_stats {
 	volatile bool stop;
 	bool long_walk;
+	bool snapshot; /* percpu_snapshot_take(), growing every walk */
 	bool design_lock; /* cpus_read_lock() instead of rcu_read_lock() */
 	u64 walks;
 	u64 cpus_seen;
 	u64 bad;
+	u64 grows, vanished; /* the snapshot readers' windows */
 	struct completion done;
 };
 
@@ -49,10 +53,66 @@ static bool check_one(unsigned int cpu, void *p)
 	return true;
 }
 
+/* A snapshot's record of one CPU: what its area held when read. */
+struct hp_rec {
+	u64 magic;
+	unsigned int cpu_number;
+	bool area_gone; /* the area was freed: not read */
+};
+
+static void hp_rec_fill(unsigned int cpu, void *p, void *arg)
+{
+	struct hp_rec *rec = p;
+
+	rec->area_gone = !percpu_area(cpu);
+	if (rec->area_gone)
+		return;
+	rec->magic = READ_ONCE(*per_cpu_ptr(&hp_magic, cpu));
+	rec->cpu_number = READ_ONCE(per_cpu(cpu_number, cpu));
+}
+
+/* Records of CPUs whose area was gone or not theirs (0: all good). */
+static u64 snapshot_bad_recs(const struct percpu_snapshot *snap)
+{
+	u64 bad = 0;
+
+	for (unsigned int i = 0; i < snap->nr; i++) {
+		const struct hp_rec *rec = percpu_snapshot_rec(snap, i);
+
+		bad += rec->area_gone || rec->magic != HP_MAGIC ||
+		       rec->cpu_number != snap->cpus[i];
+	}
+	return bad;
+}
+
+/* Widen the window, so that the random downs and ups land in it. */
+static void snapshot_reader_window(unsigned int cpu, void *arg)
+{
+	udelay(ktime_get_ns() % 200);
+}
+
+/* A snapshot that must grow (room for one CPU first), checked. */
+static void snapshot_reader_walk(struct reader_stats *r)
+{
+	struct percpu_snapshot snap = {.rec_size = sizeof(struct hp_rec),
+				       .fill = hp_rec_fill,
+				       .room = 1,
+				       .window = snapshot_reader_window};
+
+	if (percpu_snapshot_take(&snap))
+		return; /* no memory: nothing read, nothing to check */
+	r->bad += snapshot_bad_recs(&snap);
+	r->cpus_seen += snap.nr;
+	r->grows += snap.grows;
+	r->vanished += snap.vanished;
+	percpu_snapshot_release(&snap);
+}
+
 /*
  * Walk the online mask and read every seen CPU's per-CPU data: lock-free,
  * odd readers in one read-side section, even ones with the long walk (a
- * section per CPU); or under the design hotplug_sync= chose.
+ * section per CPU), every fourth through a per-CPU snapshot; or under
+ * the design hotplug_sync= chose.
  */
 static int mask_reader(void *p)
 {
@@ -78,6 +138,8 @@ static int mask_reader(void *p)
 			while (n--)
 				r->bad += READ_ONCE(*seen[n]) != HP_MAGIC;
 			cpus_read_unlock(cookie);
+		} else if (r->snapshot) {
+			snapshot_reader_walk(r);
 		} else if (r->long_walk) {
 			online_cpus_walk(check_one, r);
 		} else {
@@ -96,6 +158,7 @@ static int mask_reader(void *p)
 
 struct cycle_result {
 	u64 downs, ups, fw_wrong, walks, bad;
+	u64 grows, vanished; /* of the snapshot readers */
 	u64 cut_short; /* cycles done when the deadline came, or 0 */
 };
 
@@ -115,6 +178,7 @@ static struct cycle_result readers_under_hotplug(struct kunit *test,
 
 	for (i = 0; i < n; i++) {
 		r[i] = (struct reader_stats){.long_walk = !(i & 1),
+					     .snapshot = (i & 3) == 3,
 					     .design_lock = design_lock};
 		init_completion(&r[i].done);
 		if (!KUNIT_EXPECT_NOT_NULL(test, kthread_run(mask_reader, &r[i],
@@ -154,6 +218,8 @@ static struct cycle_result readers_under_hotplug(struct kunit *test,
 		wait_for_completion(&r[i].done);
 		res.walks += r[i].walks;
 		res.bad += r[i].bad;
+		res.grows += r[i].grows;
+		res.vanished += r[i].vanished;
 	}
 	return res;
 }
@@ -184,9 +250,12 @@ static void hotplug_readers_never_see_poison(struct kunit *test)
 			   "cycles",
 			   hotplug_secs, (unsigned long long)res.cut_short,
 			   hotplug_cycles);
-	kunit_info(test, "%llu downs, %llu ups, %llu reader walks",
+	kunit_info(test,
+		   "%llu downs, %llu ups, %llu reader walks; snapshots grew "
+		   "%llu times, %llu CPUs gone in the window",
 		   (unsigned long long)res.downs, (unsigned long long)res.ups,
-		   (unsigned long long)res.walks);
+		   (unsigned long long)res.walks, (unsigned long long)res.grows,
+		   (unsigned long long)res.vanished);
 	KUNIT_EXPECT_EQ(test, res.bad, 0);
 	KUNIT_EXPECT_EQ(test, res.fw_wrong, 0);
 	KUNIT_EXPECT_GT(test, res.downs, 0);
@@ -265,9 +334,197 @@ static void hotplug_every_design_protects_readers(struct kunit *test)
 	cpu_up_all();
 }
 
+/* What a snapshot's test window does, and what came of it. */
+struct window_test {
+	bool up; /* bring `cpu` up; else take the CPU being read down */
+	unsigned int cpu;
+	unsigned int calls;
+	int ret;
+};
+
+static void window_hotplug(unsigned int cpu, void *arg)
+{
+	struct window_test *w = arg;
+
+	if (w->calls++)
+		return;
+	if (w->up) {
+		w->ret = cpu_up(w->cpu);
+	} else {
+		w->cpu = cpu;
+		w->ret = cpu_down(cpu);
+	}
+}
+
+static bool snapshot_has(const struct percpu_snapshot *snap, unsigned int cpu)
+{
+	for (unsigned int i = 0; i < snap->nr; i++)
+		if (snap->cpus[i] == cpu)
+			return true;
+	return false;
+}
+
+/* Are the snapshot's CPUs the online mask now, each once, ascending? */
+static bool snapshot_is_online_mask(const struct percpu_snapshot *snap)
+{
+	unsigned int cpu, i = 0;
+
+	for_each_online_cpu (cpu)
+		if (i >= snap->nr || snap->cpus[i++] != cpu)
+			return false;
+	return i == snap->nr;
+}
+
+/* The test thread stays on CPU0, out of the way of the CPUs it takes. */
+static void pin_to_cpu0(bool pin)
+{
+	struct cpumask cpu0;
+
+	cpumask_clear(&cpu0);
+	cpumask_set_cpu(0, &cpu0);
+	set_cpus_allowed(current, pin ? &cpu0 : cpu_possible_mask);
+}
+
+/*
+ * A CPU the snapshot saw online goes down in the window while it grows:
+ * is it left out, counted as vanished, and was nothing of its freed area
+ * read (every record's magic intact)? And is it really off?
+ */
+static void hotplug_snapshot_cpu_down_in_window(struct kunit *test)
+{
+	struct window_test w = {0};
+	struct percpu_snapshot snap = {.rec_size = sizeof(struct hp_rec),
+				       .fill = hp_rec_fill,
+				       .arg = &w,
+				       .room = 1,
+				       .window = window_hotplug};
+
+	if (!have_down_cpus(test, 2))
+		return;
+	pin_to_cpu0(true);
+	if (KUNIT_EXPECT_EQ(test, percpu_snapshot_take(&snap), 0)) {
+		KUNIT_EXPECT_EQ(test, w.ret, 0);
+		KUNIT_EXPECT_NE(test, w.cpu, 0); /* CPU0 took the first room */
+		KUNIT_EXPECT_FALSE(test, cpu_online(w.cpu));
+		if (psci_checkable())
+			KUNIT_EXPECT_EQ(
+				test,
+				psci_affinity_info(cpu_logical_map(w.cpu)),
+				PSCI_AFFINITY_OFF);
+		KUNIT_EXPECT_FALSE(test, snapshot_has(&snap, w.cpu));
+		KUNIT_EXPECT_TRUE(test, snapshot_is_online_mask(&snap));
+		KUNIT_EXPECT_EQ(test, snap.vanished, 1);
+		KUNIT_EXPECT_EQ(test, snap.grows, 1);
+		KUNIT_EXPECT_EQ(test, snapshot_bad_recs(&snap), 0);
+	}
+	percpu_snapshot_release(&snap);
+	pin_to_cpu0(false);
+	KUNIT_EXPECT_EQ(test, cpu_up_all(), 0);
+}
+
+/*
+ * A CPU comes up in the window while the snapshot grows: does the walk,
+ * going on from the CPU it was at, find it, with its own area's data?
+ */
+static void hotplug_snapshot_cpu_up_in_window(struct kunit *test)
+{
+	struct window_test w = {.up = true, .cpu = nr_cpu_ids - 1};
+	struct percpu_snapshot snap = {.rec_size = sizeof(struct hp_rec),
+				       .fill = hp_rec_fill,
+				       .arg = &w,
+				       .room = 1,
+				       .window = window_hotplug};
+
+	/* CPU1 makes it grow; the last CPU comes up after it. */
+	if (!have_down_cpus(test, 3))
+		return;
+	pin_to_cpu0(true);
+	if (KUNIT_EXPECT_EQ(test, cpu_down(w.cpu), 0) &&
+	    KUNIT_EXPECT_EQ(test, percpu_snapshot_take(&snap), 0)) {
+		KUNIT_EXPECT_EQ(test, w.ret, 0);
+		KUNIT_EXPECT_TRUE(test, cpu_online(w.cpu));
+		if (psci_checkable())
+			KUNIT_EXPECT_EQ(
+				test,
+				psci_affinity_info(cpu_logical_map(w.cpu)),
+				PSCI_AFFINITY_ON);
+		KUNIT_EXPECT_TRUE(test, snapshot_has(&snap, w.cpu));
+		KUNIT_EXPECT_TRUE(test, snapshot_is_online_mask(&snap));
+		KUNIT_EXPECT_EQ(test, snap.nr, num_online_cpus());
+		KUNIT_EXPECT_EQ(test, snap.vanished, 0);
+		KUNIT_EXPECT_GE(test, snap.grows, 1);
+		KUNIT_EXPECT_EQ(test, snapshot_bad_recs(&snap), 0);
+	}
+	percpu_snapshot_release(&snap);
+	pin_to_cpu0(false);
+	KUNIT_EXPECT_EQ(test, cpu_up_all(), 0);
+}
+
+/*
+ * With nothing changing, is the pre-allocated room enough: no grow, no
+ * window, every online CPU recorded from its own area?
+ */
+static void hotplug_snapshot_preallocated_needs_no_retry(struct kunit *test)
+{
+	struct window_test w = {0};
+	struct percpu_snapshot snap = {.rec_size = sizeof(struct hp_rec),
+				       .fill = hp_rec_fill,
+				       .arg = &w,
+				       .window = window_hotplug};
+
+	KUNIT_ASSERT_EQ(test, percpu_snapshot_take(&snap), 0);
+	KUNIT_EXPECT_EQ(test, snap.grows, 0);
+	KUNIT_EXPECT_EQ(test, w.calls, 0);
+	KUNIT_EXPECT_EQ(test, snap.vanished, 0);
+	KUNIT_EXPECT_EQ(
+		test, snap.capacity,
+		min(num_online_cpus() + PERCPU_SNAPSHOT_SLACK, nr_cpu_ids));
+	KUNIT_EXPECT_TRUE(test, snapshot_is_online_mask(&snap));
+	KUNIT_EXPECT_EQ(test, snapshot_bad_recs(&snap), 0);
+	percpu_snapshot_release(&snap);
+}
+
+/*
+ * The grow fails (records so big that two exceed kmalloc's largest
+ * block): -ENOMEM, nothing kept, and the walk has left its read-side
+ * section (the caller is preemptible again)?
+ */
+static void hotplug_snapshot_failed_grow_keeps_nothing(struct kunit *test)
+{
+	size_t max = PAGE_SIZE << (MAX_ORDER - 1);
+	struct percpu_snapshot snap = {
+		.rec_size = max / 2 + max / 8, .fill = hp_rec_fill, .room = 1};
+
+	if (!have_cpus(test, 2))
+		return;
+	KUNIT_EXPECT_EQ(test, percpu_snapshot_take(&snap), -ENOMEM);
+	KUNIT_EXPECT_NULL(test, snap.recs);
+	KUNIT_EXPECT_EQ(test, snap.nr, 0);
+	KUNIT_EXPECT_EQ(test, snap.grows, 1);
+	KUNIT_EXPECT_TRUE(test, preemptible());
+	percpu_snapshot_release(&snap); /* a no-op after the error */
+}
+
+/* Bad requests are refused, with nothing allocated. */
+static void hotplug_snapshot_refuses_bad_request(struct kunit *test)
+{
+	struct percpu_snapshot no_fill = {.rec_size = 8};
+	struct percpu_snapshot no_size = {.fill = hp_rec_fill};
+
+	KUNIT_EXPECT_EQ(test, percpu_snapshot_take(&no_fill), -EINVAL);
+	KUNIT_EXPECT_NULL(test, no_fill.recs);
+	KUNIT_EXPECT_EQ(test, percpu_snapshot_take(&no_size), -EINVAL);
+	KUNIT_EXPECT_NULL(test, no_size.recs);
+}
+
 static const struct kunit_case hotplug_readers_cases[] = {
 	KUNIT_CASE(hotplug_readers_never_see_poison),
 	KUNIT_CASE(hotplug_every_design_protects_readers),
+	KUNIT_CASE(hotplug_snapshot_cpu_down_in_window),
+	KUNIT_CASE(hotplug_snapshot_cpu_up_in_window),
+	KUNIT_CASE(hotplug_snapshot_preallocated_needs_no_retry),
+	KUNIT_CASE(hotplug_snapshot_failed_grow_keeps_nothing),
+	KUNIT_CASE(hotplug_snapshot_refuses_bad_request),
 	{},
 };
 
