@@ -40,7 +40,8 @@ PER_READER = ([f"preempt_off_ns_{p}" for p in HIST] + ["spans"] +
 COMMON = ("cpus", "possible", "boot_us_all_online", "sync_rcu_us_median",
           "sync_rcu_us_max", "sync_rcu_n", "sync_rcu_expedited_us_median",
           "sync_rcu_expedited_us_max", "sync_rcu_expedited_n", "cycle_cpu",
-          "cycle_us_median", "cycle_us_max", "cycles")
+          "cycle_us_median", "cycle_us_max", "cycles", "down_us_median",
+          "up_us_median", "down_slowest_step_us")
 # The Linux figure beside ours: a 2026 patch reports CPU hotplug on a
 # 400-CPU machine dominated by synchronize_rcu(). SMT8 to SMT1 offlines 7
 # of each 8 CPUs (350); the per-CPU figures are that division.
@@ -158,6 +159,12 @@ def rows(runs):
     return sorted(runs.values(), key=lambda r: r["figures"].get("cpus", 0))
 
 
+def cpus_cell(r):
+    """The CPUs the kernel brought up, and QEMU's count if it was more."""
+    cpus = r["figures"].get("cpus", "?")
+    return str(cpus) if cpus == r["asked"] else f"{cpus} (-smp {r['asked']})"
+
+
 def table(runs, md=False):
     """Span, walk and wake-up tables, and the common figures; us."""
     out = []
@@ -176,7 +183,7 @@ def table(runs, md=False):
             out.append("|" + "---|" * (len(READERS) + 1))
         for r in rows(runs):
             f = r["figures"]
-            cells = [str(f.get("cpus", "?"))]
+            cells = [cpus_cell(r)]
             for rd in READERS:
                 vals = [f.get(f"{rd}.{key}_{p}") for p in pcts]
                 cells.append(" / ".join(us(v) if isinstance(v, int) else "-"
@@ -187,16 +194,18 @@ def table(runs, md=False):
                "down+up, grace periods, boot")
     if md:
         out.append("")
-    head = ["CPUs", "down+up us (n)", "sync_rcu us (n)", "expedited us (n)",
-            "boot to all online ms"]
+    head = ["CPUs", "down+up us (n)", "down / up us", "slowest step of a down, us",
+            "sync_rcu us (n)", "expedited us (n)", "boot to all online ms"]
     out.append(sep(head))
     if md:
         out.append("|" + "---|" * len(head))
     for r in rows(runs):
         f = r["figures"]
         out.append(sep([
-            str(f.get("cpus", "?")),
+            cpus_cell(r),
             f"{f.get('cycle_us_median', '-')} ({f.get('cycles', 0)})",
+            f"{f.get('down_us_median', '-')} / {f.get('up_us_median', '-')}",
+            f"{f.get('down_slowest_step', '-')} {f.get('down_slowest_step_us', '')}",
             f"{f.get('sync_rcu_us_median', '-')} ({f.get('sync_rcu_n', 0)})",
             f"{f.get('sync_rcu_expedited_us_median', '-')} "
             f"({f.get('sync_rcu_expedited_n', 0)})",
@@ -206,7 +215,7 @@ def table(runs, md=False):
     return "\n".join(out)
 
 
-CSV_KEYS = list(COMMON) + [f"{rd}.{k}" for rd in READERS for k in PER_READER]
+CSV_KEYS = list(COMMON) + ["down_slowest_step"] + [f"{rd}.{k}" for rd in READERS for k in PER_READER]
 
 
 def write_csv(runs, path):

@@ -220,7 +220,7 @@ static u64 walk_locked(void)
 
 static int walker_fn(void *arg)
 {
-	while (!READ_ONCE(sb.stop)) {
+	do { /* at least one walk, however late the walker first runs */
 		u64 t0 = arch_counter_get();
 
 		switch (sb.reader) {
@@ -234,7 +234,7 @@ static int walker_fn(void *arg)
 			sb.sink += walk_locked();
 		}
 		hist_add(&sb.walks, arch_counter_get() - t0);
-	}
+	} while (!READ_ONCE(sb.stop));
 	complete(&sb.walker_left);
 	return 0;
 }
@@ -346,32 +346,55 @@ static void bench_reader(enum reader r, unsigned int wakes_max)
 	report_n("wakes", wakes);
 }
 
-/* Down + up of cpu, n times, with the console quiet (a line per step). */
+/*
+ * Down + up of cpu, n times, with the console quiet (a line per step):
+ * the cycle, its down and its up; and the down's slowest step (the step
+ * medians cover the last 64 downs, all of them these: the boot only ups).
+ */
 static void bench_cycles(unsigned int cpu, unsigned int max)
 {
-	static u64 us[CYCLES_MAX];
-	int was = console_loglevel;
+	static u64 us[CYCLES_MAX], down[CYCLES_MAX], up[CYCLES_MAX];
+	static struct cpuhp_stats st;
+	int was = console_loglevel, slow = -1;
 	unsigned int n = 0;
 
 	console_loglevel = min(was, 5);
 	while (n < max) {
+		struct cpuhp_op d, u;
 		u64 t0 = ktime_get_ns();
 
 		if (cpu_down(cpu) || cpu_up(cpu))
 			break;
-		us[n++] = (ktime_get_ns() - t0) / 1000;
+		us[n] = (ktime_get_ns() - t0) / 1000;
+		hotplug_last_ops(&d, &u);
+		down[n] = d.ns / 1000;
+		up[n++] = u.ns / 1000;
 	}
 	console_loglevel = was;
 	if (!cpu_online(cpu))
 		pr_err("scale: CPU%u did not come back\n", cpu);
-	sort_u64(us, n);
 	bench_report("scale", "cycle_cpu", "%u", cpu);
 	bench_report("scale", "cycle_mpidr", "0x%lx", cpu_logical_map(cpu));
-	if (n) {
-		bench_report("scale", "cycle_us_median", "%lu", us[n / 2]);
-		bench_report("scale", "cycle_us_max", "%lu", us[n - 1]);
-	}
 	bench_report("scale", "cycles", "%u", n);
+	if (!n)
+		return;
+	sort_u64(us, n);
+	sort_u64(down, n);
+	sort_u64(up, n);
+	bench_report("scale", "cycle_us_median", "%lu", us[n / 2]);
+	bench_report("scale", "cycle_us_max", "%lu", us[n - 1]);
+	bench_report("scale", "down_us_median", "%lu", down[n / 2]);
+	bench_report("scale", "up_us_median", "%lu", up[n / 2]);
+	hotplug_get_stats(&st);
+	for (int i = 0; i < st.nr_steps; i++)
+		if (slow < 0 || st.step_down_ns[i] > st.step_down_ns[slow])
+			slow = i;
+	if (slow >= 0) {
+		bench_report("scale", "down_slowest_step", "%s",
+			     st.step_name[slow]);
+		bench_report("scale", "down_slowest_step_us", "%lu",
+			     st.step_down_ns[slow] / 1000);
+	}
 }
 
 static void bench_gp(const char *key, void (*sync)(void), unsigned int n)
