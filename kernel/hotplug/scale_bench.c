@@ -88,7 +88,6 @@ static struct {
 	u64 prev_exit, prev_switches;
 	bool first;
 	/* The wake-up pair. */
-	struct task_struct *wakee;
 	struct completion go, ran;
 	u64 wake_t0;
 	u64 wake[WAKE_MAX];
@@ -289,12 +288,15 @@ static void report_n(const char *key, u64 n)
 
 /*
  * One reader: a walker on walk_cpu for the phase, while this thread (on
- * waker_cpu) wakes a thread bound to walk_cpu every millisecond or so.
+ * waker_cpu) wakes a thread bound to walk_cpu every 0.2-0.8 ms and asks
+ * walk_cpu to reschedule, as waking a higher-priority thread would: a
+ * thread woken here starts at its queue's minimum CPU time, which does
+ * not preempt a thread alone on its CPU before the tick.
  */
 static void bench_reader(enum reader r, unsigned int wakes_max)
 {
 	static u64 latency;
-	struct task_struct *walker;
+	struct task_struct *walker, *wakee;
 	unsigned int wakes = 0;
 	u64 end;
 
@@ -306,15 +308,15 @@ static void bench_reader(enum reader r, unsigned int wakes_max)
 	init_completion(&sb.go);
 	init_completion(&sb.ran);
 	sb.wakee_stop = false;
-	sb.wakee = kthread_create(wakee_fn, &latency, "scale_wakee");
+	wakee = kthread_create(wakee_fn, &latency, "scale_wakee");
 	walker = kthread_create(walker_fn, NULL, "scale_walker");
-	if (!sb.wakee || !walker) {
+	if (!wakee || !walker) {
 		pr_err("scale: no memory for the threads\n");
 		return; /* (a created one never runs: leaked, not started) */
 	}
-	kthread_bind(sb.wakee, sb.walk_cpu);
+	kthread_bind(wakee, sb.walk_cpu);
 	kthread_bind(walker, sb.walk_cpu);
-	wake_up_process(sb.wakee);
+	wake_up_process(wakee);
 	msleep(2); /* the wakee asleep in its completion */
 	wake_up_process(walker);
 
