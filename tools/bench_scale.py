@@ -287,6 +287,8 @@ def plot(runs, csv_path, png):
     """Four panels against the CPU count, from the CSV."""
     col = {k: i + 2 for i, k in enumerate(CSV_KEYS)}   # gnuplot counts from 1
     n = len(rows(runs))
+    nb = max(len(r.get("boots", [])) for r in runs.values())
+    boots = f"medians of {nb} boots per CPU count" if nb > 1 else "one boot per CPU count"
     pts = "linespoints pt 7" if n > 1 else "points pt 7"
 
     def lines(keys, scale, titles, style=""):
@@ -301,7 +303,7 @@ def plot(runs, csv_path, png):
         "set xlabel 'CPUs online'",
         "set key top left",
         "set multiplot layout 2,2 title 'bench=scale (QEMU TCG virt, GICv3): "
-        "one boot per CPU count'",
+        f"{boots}'",
         "set title 'preemption-off span, p99 (solid) and p99.9 (dashed), us'",
         "plot " + lines([f"{rd}.preempt_off_ns_p99" for rd in READERS], 1000,
                         READERS) + ", " +
