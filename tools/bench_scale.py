@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Runs `bench=scale` in QEMU at growing CPU counts and reports the figures.
 
-One boot per CPU count (virt, GICv3: -smp 4, 64, 256, 512 by default); the
+One boot per CPU count (virt, GICv3: -smp 4, 64, 256, 512 by default;
+--boots N for N each, every figure then their median with its spread); the
 kernel (kernel/hotplug/scale_bench.c) prints lines
 
     bench: scale: KEY = VALUE
@@ -12,10 +13,11 @@ CPU count in build/scale.png (gnuplot). The CPU count of each row is the one
 the kernel reports online, not the one asked of QEMU: a kernel built with
 fewer NR_CPUS than -smp brings up only its NR_CPUS.
 
-Usage: tools/bench_scale.py [--cpus 4,64,256,512] [--ms N] [--out FILE]
-                            [--smoke [--ktap]]
+Usage: tools/bench_scale.py [--cpus 4,64,256,512] [--boots N] [--ms N]
+                            [--out FILE] [--smoke [--ktap]] [--markdown]
        tools/bench_scale.py --parse LOG... [--markdown]
-                              (scale-N.log files of earlier runs)
+                              (build/scale-N.I.log of earlier boots, those
+                               of one N folded into medians)
 """
 import argparse
 import csv

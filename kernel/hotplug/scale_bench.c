@@ -19,7 +19,8 @@
  *             reschedule (as waking a higher-priority thread would):
  *             wake-to-run latency p50, p99, max, and how many wakes
  *   hotplug   down + up of the last CPU (the highest Aff1 on a big
- *             machine), median and max
+ *             machine): median and max, the down's and the up's medians,
+ *             and the down's slowest step
  *   RCU       synchronize_rcu() and synchronize_rcu_expedited()
  *   boot      power-on to all CPUs online
  *
