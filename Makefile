@@ -48,7 +48,7 @@ rcu-y := $(addprefix kernel/rcu/, tree.o callbacks.o expedited.o stall.o \
 	stats.o bench.o torture.o)
 trace-y := $(addprefix kernel/trace/, ring.o trace.o dump.o bench.o)
 hotplug-y := $(addprefix kernel/hotplug/, core.o cpu.o sync.o \
-	stop_machine.o pen.o bench.o shell.o snapshot.o)
+	stop_machine.o pen.o bench.o scale_bench.o shell.o snapshot.o)
 power-y := $(addprefix kernel/power/, governor.o policy.o model.o \
 	workload.o run.o shell.o)
 debug-y := $(addprefix kernel/debug/, panic.o kallsyms.o stackprotector.o \
@@ -68,7 +68,7 @@ OBJS := $(addprefix $(B)/,$(arch-y) $(kernel-y) $(mm-y) $(sched-y) \
 	$(rcu-y) $(hotplug-y) $(trace-y) $(power-y) $(debug-y) $(tests-y) $(lib-y) \
 	$(drivers-y))
 
-.PHONY: all run test host-test board-test sdcard model torture fuzz power bench bench-linux trace test-scale clean help setup gdb FORCE
+.PHONY: all run test host-test board-test sdcard model torture fuzz power bench bench-scale bench-linux trace test-scale clean help setup gdb FORCE
 all: $(B)/Image $(B)/kernel.elf
 
 help:
@@ -82,6 +82,9 @@ help:
 	@echo "make bench      the four hotplug designs side by side, -smp 4 and 8,"
 	@echo "                raspi3b with TF-A; firmware vs kernel share of each"
 	@echo "                down and up: tables and build/bench.json (docs/benchmarks.md)"
+	@echo "make bench-scale  -smp 4, 64, 256, 512: walks of every CPU, wake-ups,"
+	@echo "                hotplug, grace periods, boot against the CPU count:"
+	@echo "                build/scale.json, .csv, .png (SCALE_CPUS=4,64, SCALE_BOOTS=3)"
 	@echo "make bench-linux  Debian's Linux on the same QEMU: boot, offline+online"
 	@echo "make trace      CPUs down and up under load, traced: build/trace.json for"
 	@echo "                ui.perfetto.dev or chrome://tracing (docs/trace.md)"
@@ -174,6 +177,15 @@ test-scale: $(B)/Image
 # One boot per configuration, each measuring all four designs side by side.
 bench: $(B)/Image
 	python3 tools/bench.py
+
+# One boot each at -smp 4, 64, 256 and 512 (GICv3): walks of every CPU,
+# wake-ups, hotplug and grace periods against the CPU count; a table,
+# build/scale.json, .csv and .png. SCALE_CPUS=4,64 for fewer counts,
+# SCALE_BOOTS=3 for each figure's median over three boots.
+SCALE_CPUS ?= 4,64,256,512
+SCALE_BOOTS ?= 1
+bench-scale: $(B)/Image
+	python3 tools/bench_scale.py --cpus $(SCALE_CPUS) --boots $(SCALE_BOOTS)
 
 bench-linux: $(B)/Image
 	python3 tools/bench_linux.py

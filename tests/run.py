@@ -3,8 +3,8 @@
 tests/matrix.py, checks each console log (KTAP results, banner, expected
 lines), runs the host-side checks of TOOL_CHECKS (host unit tests, the
 Promela model, the GDB walkthrough, a bounded DTB fuzz run, the board
-description over real boards' DTBs and the SD-card images, a smoke run of
-`make bench`), and ends with one line
+description over real boards' DTBs and the SD-card images, smoke runs of
+`make bench` and `make bench-scale`), and ends with one line
 `N passed, N failed`. --only NAME selects boots and host checks by name.
 
 Usage: tests/run.py [--only NAME] [--list] [--jobs N] [--timeout S] [--no-host]

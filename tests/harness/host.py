@@ -2,7 +2,7 @@
 KTAP (host unit tests, the Promela model, the GDB walkthrough, a bounded DTB
 fuzz run, the board descriptions and SD-card images, the README's
 command-line table against the declarations, `make trace`'s run and its
-timeline's checks, a smoke run of `make bench`), each counted as one group of Checks."""
+timeline's checks, smoke runs of `make bench` and `make bench-scale`), each counted as one group of Checks."""
 
 import os
 import signal
@@ -35,6 +35,9 @@ TOOL_CHECKS = [
     ("bench smoke", [sys.executable, "tools/bench.py", "--smoke", "--ktap",
                      "--out", "build/bench-smoke.json"], "bench.log", "bench.",
      "tools/bench.py"),
+    ("scale bench smoke", [sys.executable, "tools/bench_scale.py", "--smoke", "--ktap",
+                           "--out", "build/scale-smoke.json"], "scale.log", "scale.",
+     "tools/bench_scale.py"),
 ]
 
 
