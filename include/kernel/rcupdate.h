@@ -75,9 +75,9 @@ struct rcu_stats {
 	u64 gp_ns[3]; /* min, median, max of recent grace periods */
 	u64 exp_ns[3]; /* the same for expedited ones */
 	u64 nr_gp_samples, nr_exp_samples;
-	/* Since boot: quiescent-state reports, and the time they waited
-	 * for the RCU state lock (total, longest). */
-	u64 qs_reports, qs_lock_wait_ns, qs_lock_wait_max_ns;
+	/* Since boot: quiescent-state reports, and the time they took
+	 * (total, longest): an atomic AND on a leaf's mask. */
+	u64 qs_reports, qs_report_ns, qs_report_max_ns;
 };
 void rcu_get_stats(struct rcu_stats *st);
 u64 rcu_cbs_queued(unsigned int cpu);

@@ -35,6 +35,7 @@
 #include <kernel/bench.h>
 #include <kernel/cpu.h>
 #include <kernel/hotplug_sync.h>
+#include <kernel/mm.h>
 #include <kernel/params.h>
 #include <kernel/percpu.h>
 #include <kernel/printk.h>
@@ -420,6 +421,85 @@ static void bench_gp(const char *key, void (*sync)(void), unsigned int n)
 	bench_report("scale", k, "%u", n);
 }
 
+/* A thread that keeps its CPU busy outside any read-side section. */
+struct qs_busy {
+	bool stop;
+	int running; /* threads not yet finished */
+	struct completion done;
+};
+
+static int qs_busy_fn(void *arg)
+{
+	struct qs_busy *b = arg;
+
+	while (!READ_ONCE(b->stop))
+		cpu_relax();
+	if (!__atomic_sub_fetch(&b->running, 1, __ATOMIC_ACQ_REL))
+		complete(&b->done);
+	return 0;
+}
+
+/*
+ * Quiescent-state reports as CPUs grow. Idle CPUs are left out of a grace
+ * period, so the figure that matters is with every CPU busy (a thread
+ * spinning outside read-side sections on each): then every CPU reports
+ * at its tick. The reports per grace period and the time they took in
+ * total, against the CPU count, show what reporting costs: one lock for
+ * every report (before the combining tree) made reports queue behind
+ * lock holders the host had descheduled, far worse than linear.
+ */
+static void bench_qs_reports(unsigned int n)
+{
+	struct rcu_stats *a = kmalloc(sizeof(*a)), *z = kmalloc(sizeof(*z));
+	struct qs_busy busy = {.running = 1};
+	u64 us[GP_MAX];
+	unsigned int cpu;
+	long gps;
+
+	init_completion(&busy.done);
+	if (!a || !z) {
+		pr_err("scale: no memory for the RCU figures\n");
+		goto out;
+	}
+	for_each_online_cpu (cpu) {
+		struct task_struct *t =
+			kthread_create(qs_busy_fn, &busy, "scale_busy/%u", cpu);
+
+		if (!t) {
+			pr_err("scale: no memory for CPU%u's busy thread\n",
+			       cpu);
+			break;
+		}
+		kthread_bind(t, cpu);
+		__atomic_add_fetch(&busy.running, 1, __ATOMIC_ACQ_REL);
+		wake_up_process(t);
+	}
+	rcu_get_stats(a);
+	for (unsigned int i = 0; i < n; i++) {
+		u64 t0 = ktime_get_ns();
+
+		synchronize_rcu();
+		us[i] = (ktime_get_ns() - t0) / 1000;
+	}
+	rcu_get_stats(z);
+	gps = z->gp_completed - a->gp_completed;
+	sort_u64(us, n);
+	bench_report("scale", "sync_rcu_busy_us_median", "%lu", us[n / 2]);
+	if (gps > 0) {
+		bench_report("scale", "gp_qs_reports", "%lu",
+			     (z->qs_reports - a->qs_reports) / gps);
+		bench_report("scale", "gp_qs_report_ns", "%lu",
+			     (z->qs_report_ns - a->qs_report_ns) / gps);
+	}
+	bench_report("scale", "qs_report_max_ns", "%lu", z->qs_report_max_ns);
+out:
+	WRITE_ONCE(busy.stop, true);
+	if (__atomic_sub_fetch(&busy.running, 1, __ATOMIC_ACQ_REL))
+		wait_for_completion(&busy.done);
+	kfree(a);
+	kfree(z);
+}
+
 static int scale_thread(void *arg)
 {
 	enum hotplug_sync was = hotplug_sync_current();
@@ -446,6 +526,7 @@ static int scale_thread(void *arg)
 	cpu_hotplug_set_sync(was);
 
 	bench_gp("sync_rcu", synchronize_rcu, gps);
+	bench_qs_reports(gps);
 	bench_gp("sync_rcu_expedited", synchronize_rcu_expedited, gps);
 	bench_cycles(sb.walk_cpu, cycles); /* the last CPU: highest Aff1 */
 	complete(arg);

@@ -17,14 +17,36 @@
 /* torture.mutant=early_gp: a grace period ends as it starts (torture.c). */
 extern bool rcu_mutant_early_gp;
 
+/*
+ * A leaf of the two-level combining tree (Linux's rcu_node, kept small):
+ * the CPUs grplo .. grplo + RCU_FANOUT_LEAF - 1 clear their bits in its
+ * qsmask with an atomic AND, no lock; the one whose AND empties it drops
+ * rcu_state.nodes_pending, and the one that drops that to zero ends the
+ * grace period under rcu_state.lock. So a report waits on no lock, and at
+ * most one CPU in RCU_FANOUT_LEAF touches the root per grace period.
+ */
+#define RCU_FANOUT_LEAF 16
+
+struct rcu_node {
+	unsigned long qsmask; /* bit i: CPU grplo + i owes the current GP */
+	unsigned int grplo;
+	/* Reports, and the counter cycles their atomic AND took (the cost
+	 * of sharing the word), updated atomically. */
+	u64 qs_reports, qs_cycles, qs_cycles_max;
+};
+
 struct rcu_state {
-	spinlock_t lock; /* guards everything below */
+	spinlock_t lock; /* guards everything below but the leaves */
 
 	/* Grace-period handling. */
 	long gp_seq; /* the last grace period started */
 	long gp_completed; /* the last one completed; == gp_seq when idle */
 	bool gp_wanted; /* callbacks wait for gp_seq + 1, not started */
-	struct cpumask qsmask; /* CPUs that owe gp_seq a quiescent state */
+	/* Leaves with CPUs that still owe gp_seq, plus one while it starts
+	 * (atomic: a leaf's last reporter drops it without the lock). */
+	int nodes_pending;
+	struct rcu_node *nodes; /* nr_nodes leaves, allocated at boot */
+	unsigned int nr_nodes;
 	u64 gp_start_ns;
 
 	/* CPUs RCU waits on: set when a CPU arrives (rcu_cpu_starting()),
@@ -33,10 +55,6 @@ struct rcu_state {
 
 	/* Stall detection. */
 	u64 stall_next_ns;
-
-	/* Quiescent-state reports and the counter cycles they spent
-	 * waiting for this lock (the cost a combining tree would cut). */
-	u64 qs_reports, qs_lock_wait, qs_lock_wait_max;
 
 	/* Figures: durations of the last RCU_STAT_SAMPLES grace periods. */
 	u64 gp_ns[RCU_STAT_SAMPLES];
@@ -82,6 +100,7 @@ extern struct rcu_data rcu_data[NR_CPUS];
 
 /* tree.c */
 void rcu_report_qs(unsigned int cpu);
+void rcu_qsmask_get(struct cpumask *mask);
 void rcu_request_gp(struct rcu_data *rdp);
 void rcu_record_sample(u64 *ring, u64 *count, u64 ns);
 void rcu_urge_qs(struct rcu_data *rdp, bool exp);

@@ -83,7 +83,7 @@ void rcu_check_stall(void)
 		return;
 	}
 	rcu_state.stall_next_ns = now + rcu_stall_timeout_ms * 1000000ULL;
-	cpumask_copy(&stalled, &rcu_state.qsmask);
+	rcu_qsmask_get(&stalled);
 	age = now - rcu_state.gp_start_ns;
 	rcu_stall_reports++;
 	spin_unlock(&rcu_state.lock);
