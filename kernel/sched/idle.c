@@ -78,8 +78,21 @@ bool idle_balance(struct rq *me)
 		return false;
 	if (unlikely(READ_ONCE(delay_pull_cpu) == (int)me->cpu))
 		delay_idle_pull();
+	/*
+	 * Try the busiest queue's lock, never wait for it: every idle CPU
+	 * that wakes picks the same busiest queue, and at 512 vCPUs they
+	 * queued on its ticket lock with IRQs off, each waiting for the host
+	 * to run the vCPU ahead of it, for seconds, while the queue's own
+	 * CPU waited in its tick (an RCU stall). One that holds the lock is
+	 * already pulling from or running that queue.
+	 */
 	local_irq_save(flags);
-	double_rq_lock(me, busiest);
+	spin_lock(&me->lock);
+	if (!spin_trylock(&busiest->lock)) {
+		spin_unlock(&me->lock);
+		local_irq_restore(flags);
+		return false;
+	}
 	/*
 	 * Again under the lock (Linux checks cpu_active() in
 	 * can_migrate_task() under both run-queue locks): the check above is
