@@ -16,6 +16,7 @@
 #include <kernel/board.h>
 #include <kernel/clockevents.h>
 #include <kernel/console.h>
+#include <kernel/cpu_array.h>
 #include <kernel/cpuhp.h>
 #include <kernel/devicetree.h>
 #include <kernel/fault.h>
@@ -197,6 +198,7 @@ void start_kernel(phys_addr_t dtb_pa, u32 entry_el, phys_addr_t kimage_pa)
 	console_init();
 	memory_init();
 	smp_setup_cpu_maps();
+	cpu_arrays_init(); /* sized by nr_cpu_ids: before their first use */
 	vmap_stack_init(); /* guarded stacks: before the first thread */
 	setup_per_cpu_areas();
 	sched_init();

@@ -31,6 +31,7 @@
  */
 #define pr_fmt(fmt) "rcu: " fmt
 #include <kernel/cpu.h>
+#include <kernel/cpu_array.h>
 #include <kernel/printk.h>
 #include <kernel/sched.h>
 #include <kernel/time.h>
@@ -39,7 +40,7 @@
 #include "rcu.h"
 
 struct rcu_state rcu_state = {.lock = __SPIN_LOCK_UNLOCKED};
-struct rcu_data rcu_data[NR_CPUS];
+DEFINE_CPU_ARRAY(struct rcu_data, rcu_data);
 
 static bool gp_in_progress(void)
 {
