@@ -21,6 +21,7 @@
 #include <asm/sections.h>
 #include <asm/vmap_stack.h>
 #include <kernel/cpu.h>
+#include <kernel/cpu_array.h>
 #include <kernel/mm.h>
 #include <kernel/panic.h>
 #include <kernel/printk.h>
@@ -40,7 +41,7 @@ static u64 slot_map[MAX_STACK_SLOTS / 64]; /* bit set: slot in use */
 static unsigned int nr_slots, slots_used;
 
 /* Read by entry.S with the CPU's number when its stack overflowed. */
-u64 overflow_stack_top[NR_CPUS];
+DEFINE_CPU_ARRAY(u64, overflow_stack_top);
 
 static u64 slot_stack(unsigned int slot)
 {
