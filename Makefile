@@ -73,7 +73,7 @@ OBJS := $(addprefix $(B)/,$(arch-y) $(kernel-y) $(mm-y) $(sched-y) \
 	$(rcu-y) $(hotplug-y) $(trace-y) $(power-y) $(debug-y) $(tests-y) $(lib-y) \
 	$(drivers-y))
 
-.PHONY: all run test host-test board-test sdcard model torture fuzz power bench bench-linux trace test-scale clean help setup gdb FORCE
+.PHONY: all run test host-test board-test sdcard model torture fuzz power bench bench-linux trace test-scale nr-cpus-cost clean help setup gdb FORCE
 all: $(B)/Image $(B)/kernel.elf
 
 help:
@@ -98,8 +98,8 @@ help:
 	@echo "make sdcard BOARD=rpi3|rpi4|rpi5 [FIRMWARE=tfa] [APPEND=\"ARGS\"]"
 	@echo "                SD-card image build/sdcard-BOARD.img (docs/boards.md)"
 	@echo "make DEBUG=1    build with -Og for stepping in GDB"
-	@echo "make NR_CPUS=N  build for at most N CPUs (default 256); switching"
-	@echo "                rebuilds all (B=DIR: build in DIR instead of build/)"
+	@echo "make NR_CPUS=N  build for at most N CPUs (default: include/lib/cpumask.h);"
+	@echo "                switching rebuilds all (B=DIR: build in DIR, not build/)"
 	@echo "make nr-cpus-cost  the 256 and 4096 builds side by side: what each"
 	@echo "                NR_CPUS-sized symbol costs (tools/nr_cpus_cost.py)"
 	@echo "make gdb        gdb-multiarch on a QEMU started with ./qemu.sh --gdb"
@@ -179,6 +179,11 @@ test: $(B)/Image
 # hotplug cycles from the shell). Minutes per boot under TCG.
 test-scale: $(B)/Image
 	python3 tests/run.py --scale --jobs 1
+
+# What NR_CPUS costs: builds for 256 and 4096 CPUs (build/nr-N) symbol by
+# symbol, and booted on -smp 4 (docs/scale.md).
+nr-cpus-cost: $(B)/.setup-ok
+	python3 tools/nr_cpus_cost.py
 
 # One boot per configuration, each measuring all four designs side by side.
 bench: $(B)/Image
