@@ -101,8 +101,8 @@ static enum enable_method parse_method(const char *s)
  * same nodes, so both see the same CPUs in the same order; the first
  * (board_init(), counting) prints what it ignores.
  */
-static void read_cpu(const void *fdt, int node, int ac,
-		     struct board_cpu *cpus, int *n)
+static void read_cpu(const void *fdt, int node, int ac, struct board_cpu *cpus,
+		     int *n)
 {
 	struct board_cpu *cpu;
 	u32 hi = 0, lo;
@@ -124,8 +124,7 @@ static void read_cpu(const void *fdt, int node, int ac,
 		cpu->method = parse_method(
 			fdt_read_string(fdt, node, "enable-method"));
 		cpu->release_addr = 0;
-		fdt_read_u64(fdt, node, "cpu-release-addr",
-			     &cpu->release_addr);
+		fdt_read_u64(fdt, node, "cpu-release-addr", &cpu->release_addr);
 	}
 	(*n)++;
 }

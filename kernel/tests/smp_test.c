@@ -110,7 +110,8 @@ static int busy(void *done)
  */
 static void smp_every_cpu_ticks(struct kunit *test)
 {
-	struct completion *done = kunit_kcalloc(test, nr_cpu_ids, sizeof(*done));
+	struct completion *done =
+		kunit_kcalloc(test, nr_cpu_ids, sizeof(*done));
 	u64 *before = kunit_kcalloc(test, nr_cpu_ids, sizeof(*before));
 	unsigned int cpu, ticking = 0;
 
