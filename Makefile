@@ -13,11 +13,16 @@ LIBFDT_A := /usr/lib/aarch64-linux-gnu/libfdt.a
 LIBFDT_HDRS := /usr/include/libfdt.h /usr/include/fdt.h /usr/include/libfdt_env.h
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo 0.1)
 
-# DEBUG=1: -Og for stepping in GDB (frame pointers are always on). Same
-# build/ directory: $(B)/.opt records the level, so switching rebuilds all.
+# DEBUG=1: -Og for stepping in GDB (frame pointers are always on).
+# NR_CPUS=N: the most CPUs the kernel can run on (include/lib/cpumask.h has
+# the default). Same build/ directory: $(B)/.opt records both, so switching
+# rebuilds all; B=DIR builds elsewhere (the tests keep a 4096 build apart).
 OPT := -O2
 ifeq ($(DEBUG),1)
 OPT := -Og
+endif
+ifneq ($(NR_CPUS),)
+OPT += -DNR_CPUS=$(NR_CPUS)
 endif
 GDB_PORT ?= 1234
 
@@ -38,7 +43,7 @@ arch-y := $(addprefix arch/arm64/, head.o entry.o cache.o smccc.o \
 	early_mmu.o mmu.o traps.o stacktrace.o switch.o smp.o pen.o \
 	vmap_stack.o psci_floor.o)
 kernel-y := $(addprefix kernel/, main.o printk.o params.o devicetree.o \
-	board.o time.o smp.o irq.o timer.o tick.o shell.o console_input.o \
+	board.o cpu_array.o time.o smp.o irq.o timer.o tick.o shell.o console_input.o \
 	bench.o kunit.o)
 mm-y := $(addprefix kernel/mm/, memblock.o page_alloc.o kmalloc.o \
 	kmalloc_cache.o kmalloc_bench.o percpu.o)
@@ -68,7 +73,7 @@ OBJS := $(addprefix $(B)/,$(arch-y) $(kernel-y) $(mm-y) $(sched-y) \
 	$(rcu-y) $(hotplug-y) $(trace-y) $(power-y) $(debug-y) $(tests-y) $(lib-y) \
 	$(drivers-y))
 
-.PHONY: all run test host-test board-test sdcard model torture fuzz power bench bench-scale bench-linux trace test-scale clean help setup gdb FORCE
+.PHONY: all run test host-test board-test sdcard model torture fuzz power bench bench-scale bench-linux trace test-scale nr-cpus-cost clean help setup gdb FORCE
 all: $(B)/Image $(B)/kernel.elf
 
 help:
@@ -96,6 +101,10 @@ help:
 	@echo "make sdcard BOARD=rpi3|rpi4|rpi5 [FIRMWARE=tfa] [APPEND=\"ARGS\"]"
 	@echo "                SD-card image build/sdcard-BOARD.img (docs/boards.md)"
 	@echo "make DEBUG=1    build with -Og for stepping in GDB"
+	@echo "make NR_CPUS=N  build for at most N CPUs (default: include/lib/cpumask.h);"
+	@echo "                switching rebuilds all (B=DIR: build in DIR, not build/)"
+	@echo "make nr-cpus-cost  the 256 and 4096 builds side by side: what each"
+	@echo "                NR_CPUS-sized symbol costs (tools/nr_cpus_cost.py)"
 	@echo "make gdb        gdb-multiarch on a QEMU started with ./qemu.sh --gdb"
 	@echo "                (GDB_PORT=N for ./qemu.sh --gdb --gdb-port N)"
 
@@ -173,6 +182,11 @@ test: $(B)/Image
 # hotplug cycles from the shell). Minutes per boot under TCG.
 test-scale: $(B)/Image
 	python3 tests/run.py --scale --jobs 1
+
+# What NR_CPUS costs: builds for 256 and 4096 CPUs (build/nr-N) symbol by
+# symbol, and booted on -smp 4 (docs/scale.md).
+nr-cpus-cost: $(B)/.setup-ok
+	python3 tools/nr_cpus_cost.py
 
 # One boot per configuration, each measuring all four designs side by side.
 bench: $(B)/Image

@@ -95,42 +95,69 @@ static enum enable_method parse_method(const char *s)
 	return ENABLE_METHOD_NONE;
 }
 
-static void read_cpu(const void *fdt, int node, int ac)
+/*
+ * One CPU node: counted, and its facts read into `cpus` (which has room
+ * for board.nr_cpus entries) when that is not NULL. Two passes over the
+ * same nodes, so both see the same CPUs in the same order; the first
+ * (board_init(), counting) prints what it ignores.
+ */
+static void read_cpu(const void *fdt, int node, int ac, struct board_cpu *cpus,
+		     int *n)
 {
-	struct board_cpu *cpu = &board.cpus[board.nr_cpus];
+	struct board_cpu *cpu;
 	u32 hi = 0, lo;
 
 	if (fdt_read_cell(fdt, node, "reg", 0, &lo) ||
 	    (ac == 2 && (hi = lo, fdt_read_cell(fdt, node, "reg", 1, &lo)))) {
-		pr_warn("%s: no usable reg, ignored\n",
-			fdt_get_name(fdt, node, NULL));
+		if (!cpus)
+			pr_warn("%s: no usable reg, ignored\n",
+				fdt_get_name(fdt, node, NULL));
 		return;
 	}
-	board.nr_cpus_dt++;
-	if (board.nr_cpus == NR_CPUS)
+	if (!cpus)
+		board.nr_cpus_dt++;
+	if (*n == (cpus ? board.nr_cpus : NR_CPUS))
 		return;
-	cpu->mpidr = (u64)hi << 32 | lo;
-	cpu->method = parse_method(fdt_read_string(fdt, node, "enable-method"));
-	cpu->release_addr = 0;
-	fdt_read_u64(fdt, node, "cpu-release-addr", &cpu->release_addr);
-	board.nr_cpus++;
+	if (cpus) {
+		cpu = &cpus[*n];
+		cpu->mpidr = (u64)hi << 32 | lo;
+		cpu->method = parse_method(
+			fdt_read_string(fdt, node, "enable-method"));
+		cpu->release_addr = 0;
+		fdt_read_u64(fdt, node, "cpu-release-addr", &cpu->release_addr);
+	}
+	(*n)++;
+}
+
+/* Each usable CPU node in tree order, into cpus or only counted; how many. */
+static int walk_cpus(const void *fdt, int parent, struct board_cpu *cpus)
+{
+	int node, ac = fdt_address_cells(fdt, parent), n = 0;
+	const char *type;
+
+	fdt_for_each_subnode (node, fdt, parent) {
+		type = fdt_read_string(fdt, node, "device_type");
+		if (type && !strcmp(type, "cpu"))
+			read_cpu(fdt, node, ac, cpus, &n);
+	}
+	return n;
+}
+
+void board_read_cpus(const void *fdt, struct board_cpu *cpus)
+{
+	walk_cpus(fdt, fdt_path_offset(fdt, "/cpus"), cpus);
+	board.cpus = cpus;
 }
 
 static int read_cpus(const void *fdt)
 {
-	int cpus = fdt_path_offset(fdt, "/cpus"), node, ac;
-	const char *type;
+	int cpus = fdt_path_offset(fdt, "/cpus");
 
 	if (cpus < 0) {
 		pr_emerg("device tree has no /cpus node\n");
 		return -EINVAL;
 	}
-	ac = fdt_address_cells(fdt, cpus);
-	fdt_for_each_subnode (node, fdt, cpus) {
-		type = fdt_read_string(fdt, node, "device_type");
-		if (type && !strcmp(type, "cpu"))
-			read_cpu(fdt, node, ac);
-	}
+	board.nr_cpus = walk_cpus(fdt, cpus, NULL);
 	if (!board.nr_cpus) {
 		pr_emerg("device tree describes no CPU\n");
 		return -EINVAL;

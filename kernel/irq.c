@@ -42,7 +42,7 @@ struct irq_desc {
 	unsigned int running; /* CPUs inside its handler now */
 	/* Per-CPU counts, kept for the kernel's life once allocated, so a
 	 * reader (show_interrupts) never sees them freed; each CPU writes
-	 * only its own entry. NR_CPUS entries, not per-CPU areas, so the
+	 * only its own entry. nr_cpu_ids entries, not per-CPU areas, so the
 	 * counts of a CPU that went away stay readable. */
 	u64 *kstat;
 };
@@ -188,7 +188,7 @@ static int irq_alloc_kstat(struct irq_desc *desc)
 
 	if (READ_ONCE(desc->kstat))
 		return 0;
-	kstat = kcalloc(NR_CPUS, sizeof(*kstat));
+	kstat = kcalloc(nr_cpu_ids, sizeof(*kstat));
 	if (!kstat)
 		return -ENOMEM;
 	/* Two requesters racing: the loser's array is dropped. The release
@@ -205,7 +205,7 @@ static int irq_claim(struct irq_desc *desc, irq_handler_t handler,
 {
 	if (desc->handler)
 		return -EBUSY;
-	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
+	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)
 		WRITE_ONCE(desc->kstat[cpu], 0);
 	desc->dev = dev;
 	desc->name = name;
@@ -401,7 +401,7 @@ u64 kstat_irqs_cpu(unsigned int irq, unsigned int cpu)
 {
 	u64 *kstat;
 
-	if (irq >= NR_IRQS || cpu >= NR_CPUS)
+	if (irq >= NR_IRQS || cpu >= nr_cpu_ids)
 		return 0;
 	kstat = smp_load_acquire(&irq_desc[irq].kstat);
 	return kstat ? READ_ONCE(kstat[cpu]) : 0;

@@ -4,6 +4,7 @@
  * a top-level plan of suites, each suite a nested subtest block.
  */
 #include <kernel/kunit.h>
+#include <kernel/mm.h>
 #include <kernel/params.h>
 #include <kernel/printk.h>
 #include <kernel/rcupdate.h>
@@ -87,6 +88,27 @@ static void settle(struct kunit *test, unsigned int threads)
 			test->name, nr_threads() - threads);
 }
 
+void *kunit_kcalloc(struct kunit *test, size_t n, size_t size)
+{
+	void *p = NULL;
+
+	if (test->nr_allocs < ARRAY_SIZE(test->allocs))
+		p = kcalloc(n, size);
+	if (p)
+		test->allocs[test->nr_allocs++] = p;
+	else
+		kunit_fail(test, __FILE__, __LINE__,
+			   "kunit_kcalloc(%zu, %zu): no memory or too many", n,
+			   size);
+	return p;
+}
+
+static void free_allocs(struct kunit *test)
+{
+	while (test->nr_allocs)
+		kfree(test->allocs[--test->nr_allocs]);
+}
+
 struct totals {
 	int pass, fail, skip;
 };
@@ -108,6 +130,7 @@ static bool run_suite(const struct kunit_suite *suite, int index,
 
 		c->run(&test);
 		settle(&test, threads);
+		free_allocs(&test);
 		i++;
 		if (test.failed) {
 			fail++;

@@ -16,6 +16,8 @@
 #include <kernel/board.h>
 #include <kernel/clockevents.h>
 #include <kernel/console.h>
+#include <kernel/cpu.h>
+#include <kernel/cpu_array.h>
 #include <kernel/cpuhp.h>
 #include <kernel/devicetree.h>
 #include <kernel/fault.h>
@@ -137,6 +139,25 @@ static void print_banner(void)
 }
 
 /*
+ * What the boot used, once every CPU is up: tools/nr_cpus_cost.py reads
+ * this line to hold builds for different NR_CPUS against each other.
+ * Cached kmalloc objects go back first, so the figure does not hang on
+ * which CPU freed what.
+ */
+static void print_boot_memory(void)
+{
+	struct mem_stats st;
+
+	kmalloc_drain_caches();
+	mem_get_stats(&st);
+	pr_info("Memory: %llu KiB free after boot, %llu KiB reserved, "
+		"%zu bytes of CPU arrays (%u CPUs, NR_CPUS %u)\n",
+		(unsigned long long)(st.free_pages * PAGE_SIZE / 1024),
+		(unsigned long long)(st.reserved_pages * PAGE_SIZE / 1024),
+		cpu_arrays_bytes(), nr_cpu_ids, NR_CPUS);
+}
+
+/*
  * The interrupt controller, the timer on it, and the boot CPU's tick.
  * Each failure is printed and the boot goes on without what it lost.
  */
@@ -164,6 +185,7 @@ static int kernel_init(void *unused)
 	rcu_spawn_cpu_thread(0);
 	hung_task_init();
 	smp_init();
+	print_boot_memory();
 	if (lkdtm_word[0])
 		lkdtm_run(lkdtm_word);
 	if (test_word[0])
@@ -197,6 +219,7 @@ void start_kernel(phys_addr_t dtb_pa, u32 entry_el, phys_addr_t kimage_pa)
 	console_init();
 	memory_init();
 	smp_setup_cpu_maps();
+	cpu_arrays_init(); /* sized by nr_cpu_ids: before their first use */
 	vmap_stack_init(); /* guarded stacks: before the first thread */
 	setup_per_cpu_areas();
 	sched_init();

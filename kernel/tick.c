@@ -10,6 +10,7 @@
 #include <asm/arch_timer.h>
 #include <kernel/clockevents.h>
 #include <kernel/cpu.h>
+#include <kernel/cpu_array.h>
 #include <kernel/devicetree.h>
 #include <kernel/irq.h>
 #include <kernel/percpu.h>
@@ -35,7 +36,7 @@ struct tick_cpu {
 	bool stopped; /* idle without a tick (tickless idle) */
 } __aligned(CACHE_LINE);
 
-static struct tick_cpu tick_cpus[NR_CPUS];
+static DEFINE_CPU_ARRAY(struct tick_cpu, tick_cpus);
 
 /*
  * Used only by its own CPU, from tick_cpu_start() until it is dead: it
@@ -133,7 +134,7 @@ void tick_cpu_stop(void)
 
 u64 tick_count_cpu(unsigned int cpu)
 {
-	return cpu < NR_CPUS ? READ_ONCE(tick_cpus[cpu].count) : 0;
+	return cpu < nr_cpu_ids ? READ_ONCE(tick_cpus[cpu].count) : 0;
 }
 
 /* 0 if cpu is offline: its per-CPU area may be gone. */
@@ -205,11 +206,11 @@ void tick_nohz_idle_exit(void)
 void tick_nohz_kick(unsigned int cpu)
 {
 	smp_mb(); /* the queued timer before stopped: see tick_nohz_idle_enter */
-	if (cpu < NR_CPUS && READ_ONCE(tick_cpus[cpu].stopped))
+	if (cpu < nr_cpu_ids && READ_ONCE(tick_cpus[cpu].stopped))
 		smp_send_reschedule(cpu);
 }
 
 bool tick_stopped(unsigned int cpu)
 {
-	return cpu < NR_CPUS && READ_ONCE(tick_cpus[cpu].stopped);
+	return cpu < nr_cpu_ids && READ_ONCE(tick_cpus[cpu].stopped);
 }

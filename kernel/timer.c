@@ -14,6 +14,8 @@
  */
 #define pr_fmt(fmt) "timer: " fmt
 #include <asm/arch_timer.h>
+#include <kernel/cpu.h>
+#include <kernel/cpu_array.h>
 #include <kernel/params.h>
 #include <kernel/percpu.h>
 #include <kernel/preempt.h>
@@ -42,7 +44,7 @@ struct timer_base {
 	bool online; /* the tick runs; timers may be added from elsewhere */
 } __aligned(CACHE_LINE);
 
-static struct timer_base timer_bases[NR_CPUS];
+static DEFINE_CPU_ARRAY(struct timer_base, timer_bases);
 
 /* x * num / den without overflowing 64 bits (x large, num and den not). */
 static u64 mul_div(u64 x, u64 num, u64 den)
@@ -172,7 +174,7 @@ static int __mod_timer(struct timer_list *t, u64 expires, u64 period, int cpu)
 
 	base = lock_timer_base(t, &flags);
 	pending = detach_if_pending(t);
-	if (cpu < 0 || cpu >= NR_CPUS)
+	if (cpu < 0 || (unsigned int)cpu >= nr_cpu_ids)
 		cpu = smp_processor_id();
 	to = switch_timer_base(t, base, &timer_bases[cpu]);
 	t->expires = expires;
@@ -303,7 +305,7 @@ void timers_migrate_from(unsigned int cpu)
 
 	local_irq_save(flags);
 	me = smp_processor_id();
-	if (cpu >= NR_CPUS || cpu == me) {
+	if (cpu >= nr_cpu_ids || cpu == me) {
 		local_irq_restore(flags);
 		return;
 	}
@@ -328,7 +330,7 @@ void timers_migrate_from(unsigned int cpu)
 void timers_init(void)
 {
 	HZ = (unsigned int)hz;
-	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
+	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++) {
 		spin_lock_init(&timer_bases[cpu].lock);
 		INIT_LIST_HEAD(&timer_bases[cpu].pending);
 	}

@@ -53,11 +53,32 @@ DEFAULT_TIMEOUT = 150   # a hung boot is caught; a slow, loaded host is not fail
 
 # ---- one boot --------------------------------------------------------------------------
 
+BUILD_LOCK = threading.Lock()   # one make at a time into build/nr-N
+
+
+def nr_cpus_image(nr_cpus, log):
+    """The Image of a boot with a build of its own (Boot.nr_cpus), made if
+    out of date; raises CalledProcessError if make fails (output in log)."""
+    build = f"build/nr-{nr_cpus}"
+    log.write(f"run.py: make B={build} NR_CPUS={nr_cpus}\n")
+    log.flush()
+    with BUILD_LOCK:
+        subprocess.run(["make", "-s", "-j2", f"B={build}", f"NR_CPUS={nr_cpus}"], check=True,
+                       stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
+    return os.path.join(ROOT, build, "Image")
+
+
 def run_boot(boot, timeout, image):
     """Boots one configuration; returns (checks, Run or None, log path)."""
     log_path = os.path.join(LOG_DIR, boot.name + ".log")
-    qemu = boot.qemu + (["--image", image] if image else [])
     with open(log_path, "w") as log:
+        try:
+            if boot.nr_cpus:    # its own build, whatever --image says
+                image = nr_cpus_image(boot.nr_cpus, log)
+        except subprocess.CalledProcessError:
+            return [Check(f"make NR_CPUS={boot.nr_cpus}", False, f"see {log_path}")], None, \
+                log_path
+        qemu = boot.qemu + (["--image", image] if image else [])
         try:
             if boot.shim_dtb:
                 bad_dtb = shim_dtb(boot.shim_dtb, boot.name, qemu, kernel_cmdline(boot), log,
@@ -105,6 +126,7 @@ def list_boots(boots):
     for b in boots:
         how = f" --bad-dtb {b.shim_dtb}" if b.shim_dtb else ""
         how += f" --dtb (CPUs {', '.join(map(hex, b.dtb_cpus))})" if b.dtb_cpus else ""
+        how += f" --image build/nr-{b.nr_cpus}/Image" if b.nr_cpus else ""
         steps = f"  script: {len(b.script)} steps" if b.script else ""
         print(f"{b.name:<22} ./qemu.sh {' '.join(b.qemu)}{how}  append='{kernel_cmdline(b)}'{steps}")
 

@@ -136,7 +136,7 @@ el1h_irq:
 
 /*
  * The stack overflowed: go on on this CPU's overflow stack,
- * overflow_stack_top[cpu_number]. EL0's thread registers (EL0 never runs)
+ * overflow_stack_top[cpu_number] (a CPU array: a pointer). EL0's thread registers (EL0 never runs)
  * hold x0 and the bad sp meanwhile, and sp holds x1: nothing accesses
  * memory through sp until it is the overflow stack.
  */
@@ -147,6 +147,7 @@ el1h_overflow:
 	adr_l	x1, cpu_number
 	ldr	w1, [x1, x0]
 	adr_l	x0, overflow_stack_top
+	ldr	x0, [x0]
 	ldr	x0, [x0, x1, lsl #3]
 	mov	x1, sp
 	mov	sp, x0

@@ -29,6 +29,7 @@
 #include <kernel/board.h>
 #include <kernel/clockevents.h>
 #include <kernel/cpu.h>
+#include <kernel/cpu_array.h>
 #include <kernel/cpuhp.h>
 #include <kernel/cpu_ops.h>
 #include <kernel/irq.h>
@@ -153,10 +154,11 @@ DEFINE_FAULT(cpu_late, fail_cpu_late_set,
  * its stamps first, so a figure never mixes two attempts. Bring-ups and
  * downs are serialised by cpu_add_remove_lock.
  */
-static struct {
+struct fw_share {
 	u64 on_call, off_call, off_seen; /* counter ticks; 0: none */
 	u64 up_ticks, down_ticks; /* the last successful attempt's share */
-} fw_share[NR_CPUS];
+};
+static DEFINE_CPU_ARRAY(struct fw_share, fw_share);
 
 void cpu_fw_on_calling(unsigned int cpu)
 {
@@ -182,12 +184,12 @@ static u64 fw_ticks_to_ns(u64 ticks)
 
 u64 arch_cpu_fw_up_ns(unsigned int cpu)
 {
-	return cpu < NR_CPUS ? fw_ticks_to_ns(fw_share[cpu].up_ticks) : 0;
+	return cpu < nr_cpu_ids ? fw_ticks_to_ns(fw_share[cpu].up_ticks) : 0;
 }
 
 u64 arch_cpu_fw_down_ns(unsigned int cpu)
 {
-	return cpu < NR_CPUS ? fw_ticks_to_ns(fw_share[cpu].down_ticks) : 0;
+	return cpu < nr_cpu_ids ? fw_ticks_to_ns(fw_share[cpu].down_ticks) : 0;
 }
 
 /* After cpu_running: the CPU's entry stamp is visible (the lock's order). */
@@ -335,7 +337,7 @@ void secondary_start_kernel(void)
 	cpu_startup_entry();
 }
 
-static bool should_die[NR_CPUS];
+static DEFINE_CPU_ARRAY(bool, should_die);
 static struct completion cpu_died;
 /*
  * Set by a dying CPU as its last act in the kernel, after its own down
@@ -344,12 +346,12 @@ static struct completion cpu_died;
  * firmware. Per CPU and cleared by each __cpu_die(), unlike the shared
  * cpu_died completion, so it speaks for this CPU and this attempt only.
  */
-static bool teardown_reached[NR_CPUS];
+static DEFINE_CPU_ARRAY(bool, teardown_reached);
 
 bool arch_cpu_left_kernel(unsigned int cpu)
 {
 	/* Pairs with the smp_store_release() in arch_cpu_idle_dead(). */
-	return cpu < NR_CPUS && smp_load_acquire(&teardown_reached[cpu]);
+	return cpu < nr_cpu_ids && smp_load_acquire(&teardown_reached[cpu]);
 }
 
 bool cpu_should_die(void)

@@ -21,6 +21,7 @@
 #include <asm/sections.h>
 #include <asm/vmap_stack.h>
 #include <kernel/cpu.h>
+#include <kernel/cpu_array.h>
 #include <kernel/mm.h>
 #include <kernel/panic.h>
 #include <kernel/printk.h>
@@ -32,15 +33,14 @@
  * overflow stacks with room to spare), in whole L3 tables of 64 slots.
  */
 #define SLOTS_FOR(cpus) ALIGN(64 + 8 * (cpus), 64)
-#define MAX_STACK_SLOTS SLOTS_FOR(NR_CPUS)
 #define VMAP_STACK_END (VMAP_START + (u64)nr_slots * STACK_SLOT_SIZE)
 
 static DEFINE_SPINLOCK(slot_lock);
-static u64 slot_map[MAX_STACK_SLOTS / 64]; /* bit set: slot in use */
+static u64 *slot_map; /* nr_slots bits, set: slot in use */
 static unsigned int nr_slots, slots_used;
 
 /* Read by entry.S with the CPU's number when its stack overflowed. */
-u64 overflow_stack_top[NR_CPUS];
+DEFINE_CPU_ARRAY(u64, overflow_stack_top);
 
 static u64 slot_stack(unsigned int slot)
 {
@@ -146,6 +146,9 @@ void vmap_stack_init(void)
 	unsigned int cpu;
 
 	nr_slots = SLOTS_FOR(nr_cpu_ids);
+	slot_map = kcalloc(nr_slots / 64, sizeof(*slot_map));
+	if (!slot_map)
+		panic("no memory for the stack slots' map");
 	if (map_tables(VMAP_START, VMAP_STACK_END - VMAP_START))
 		panic("no memory for the stack area's page tables");
 	unmap_range((u64)boot_stack_guard, THREAD_SIZE);

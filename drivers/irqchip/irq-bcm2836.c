@@ -21,6 +21,7 @@
 #include <asm/pgtable.h>
 #include <asm/cputype.h>
 #include <kernel/cpu.h>
+#include <kernel/cpu_array.h>
 #include <kernel/devicetree.h>
 #include <kernel/irq.h>
 #include <kernel/percpu.h>
@@ -79,10 +80,12 @@ static struct {
 	 * GPU 0-63 and basic 0-7. Changed with atomics. */
 	u64 gpu_enabled;
 	u32 basic_enabled;
-	/* Each CPU's core number (MPIDR Aff0), written by that CPU in
-	 * cpu_init before it is marked online; CORE_NONE until then. */
-	u8 core[NR_CPUS];
 } intc;
+/*
+ * Each CPU's core number (MPIDR Aff0), written by that CPU in cpu_init
+ * before it is marked online; CORE_NONE until then.
+ */
+static DEFINE_CPU_ARRAY(u8, intc_core);
 
 static unsigned int this_core(void)
 {
@@ -162,7 +165,7 @@ static void bcm2836_set_type(unsigned int irq, unsigned int type)
 
 static int bcm2836_set_affinity(unsigned int irq, unsigned int cpu)
 {
-	u8 core = READ_ONCE(intc.core[cpu]);
+	u8 core = READ_ONCE(intc_core[cpu]);
 
 	if (core == CORE_NONE)
 		return -EINVAL;
@@ -180,7 +183,7 @@ static void bcm2836_send_ipi(const struct cpumask *mask, unsigned int ipi)
 	 * smp_rmb() after the mailbox is cleared in bcm2836_handle_ipi(). */
 	dmb(ishst);
 	for_each_cpu (cpu, mask) {
-		core = READ_ONCE(intc.core[cpu]);
+		core = READ_ONCE(intc_core[cpu]);
 		if (core == CORE_NONE)
 			continue;
 		set = intc.local + LOCAL_MAILBOX_SET(core, IPI_MAILBOX);
@@ -262,7 +265,7 @@ static void bcm2836_cpu_init(void)
 		       smp_processor_id(), core);
 		return;
 	}
-	WRITE_ONCE(intc.core[smp_processor_id()], core);
+	WRITE_ONCE(intc_core[smp_processor_id()], core);
 	writel_relaxed(0, intc.local + LOCAL_TIMER_INT_CONTROL(core));
 	writel_relaxed(BIT(IPI_MAILBOX),
 		       intc.local + LOCAL_MAILBOX_INT_CONTROL(core));
@@ -395,8 +398,8 @@ static int bcm2836_probe(const struct dt_device *dev)
 {
 	int err;
 
-	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
-		intc.core[cpu] = CORE_NONE;
+	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)
+		intc_core[cpu] = CORE_NONE;
 	err = find_nodes(dev);
 	if (!err)
 		err = map_node(intc.local_node, &intc.local, &intc.local_pa);

@@ -13,6 +13,7 @@
 #include <asm/cputype.h>
 #include <asm/sysreg.h>
 #include <kernel/cpu.h>
+#include <kernel/cpu_array.h>
 #include <kernel/devicetree.h>
 #include <kernel/irq.h>
 #include <kernel/percpu.h>
@@ -91,9 +92,9 @@ static struct {
 	int nr_rdists;
 	/* ICFGR read-modify-writes of the distributor. */
 	spinlock_t lock;
-	/* Each CPU's RD_base, found by that CPU in cpu_init. */
-	void *rdist[NR_CPUS];
 } gic;
+/* Each CPU's RD_base, found by that CPU in cpu_init. */
+static DEFINE_CPU_ARRAY(void *, gic_rdist);
 
 /* Wait until (readl(reg) & bit) == want; false on timeout (printed). */
 static bool gic_wait_bit(void *reg, u32 bit, bool want, const char *what)
@@ -115,7 +116,7 @@ static void gic_dist_wait_rwp(void)
 
 static void *gic_this_rdist(void)
 {
-	void *rd = gic.rdist[smp_processor_id()];
+	void *rd = gic_rdist[smp_processor_id()];
 
 	if (!rd)
 		pr_warn("CPU%u: redistributor not set up (cpu_init?)\n",
@@ -339,7 +340,7 @@ static void gic_cpu_init(void)
 		       cpu, (unsigned long long)mpidr);
 		return;
 	}
-	gic.rdist[cpu] = rd;
+	gic_rdist[cpu] = rd;
 	gic_rdist_sleep(rd, false);
 	writel_relaxed(~0U, rd + GICR_SGI_BASE + GICD_IGROUPR);
 	gic_cpu_config(rd + GICR_SGI_BASE);
@@ -349,7 +350,7 @@ static void gic_cpu_init(void)
 
 static void gic_cpu_off(void)
 {
-	void *rd = gic.rdist[smp_processor_id()];
+	void *rd = gic_rdist[smp_processor_id()];
 
 	write_sysreg_s(0, ICC_IGRPEN1_EL1);
 	isb();

@@ -9,6 +9,7 @@
 #include <asm/io.h>
 #include <asm/pgtable.h>
 #include <kernel/cpu.h>
+#include <kernel/cpu_array.h>
 #include <kernel/devicetree.h>
 #include <kernel/irq.h>
 #include <kernel/percpu.h>
@@ -40,10 +41,12 @@ static struct {
 	unsigned int nr_lines;
 	/* ITARGETSR and ICFGR read-modify-writes. */
 	spinlock_t lock;
-	/* Each CPU's interface mask, written by that CPU in cpu_init (before
-	 * it is marked online); it does not change while the CPU is off. */
-	u8 cpu_map[NR_CPUS];
 } gic;
+/*
+ * Each CPU's interface mask, written by that CPU in cpu_init (before it
+ * is marked online); it does not change while the CPU is off.
+ */
+static DEFINE_CPU_ARRAY(u8, gic_cpu_map);
 
 /*
  * This CPU's interface mask: the banked ITARGETSR0-7 read as itself. A
@@ -93,7 +96,7 @@ static int gic_set_affinity(unsigned int irq, unsigned int cpu)
 {
 	void *reg = gic.dist + GICD_ITARGETSR + ALIGN_DOWN(irq, 4);
 	unsigned int shift = irq % 4 * 8;
-	u8 mask = READ_ONCE(gic.cpu_map[cpu]);
+	u8 mask = READ_ONCE(gic_cpu_map[cpu]);
 	unsigned long flags;
 	u32 val;
 
@@ -112,7 +115,7 @@ static void gic_send_ipi(const struct cpumask *mask, unsigned int ipi)
 	u32 targets = 0;
 
 	for_each_cpu (cpu, mask)
-		targets |= READ_ONCE(gic.cpu_map[cpu]);
+		targets |= READ_ONCE(gic_cpu_map[cpu]);
 	if (!targets)
 		return;
 	/* Stores before the IPI are seen by its handler: pairs with the
@@ -146,7 +149,7 @@ static void gic_cpu_init(void)
 {
 	unsigned int cpu = smp_processor_id();
 
-	WRITE_ONCE(gic.cpu_map[cpu], gic_get_cpumask());
+	WRITE_ONCE(gic_cpu_map[cpu], gic_get_cpumask());
 	gic_cpu_config(gic.dist);
 	writel_relaxed(GIC_PRIORITY_MASK, gic.cpu + GICC_PMR);
 	writel_relaxed(0, gic.cpu + GICC_BPR);
@@ -194,7 +197,7 @@ static void gic_dist_init(void)
 	u32 mask_x4 = 0x01010101U * mask;
 
 	writel_relaxed(0, gic.dist + GICD_CTLR);
-	gic.cpu_map[smp_processor_id()] = mask;
+	gic_cpu_map[smp_processor_id()] = mask;
 	for (unsigned int i = IRQ_FIRST_SPI; i < gic.nr_lines; i += 4)
 		writel_relaxed(mask_x4, gic.dist + GICD_ITARGETSR + i);
 	gic_dist_config(gic.dist, gic.nr_lines);

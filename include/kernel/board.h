@@ -54,7 +54,13 @@ struct board {
 	 */
 	int irqchip_node;
 
-	struct board_cpu cpus[NR_CPUS];
+	/*
+	 * board_init() counts the CPUs; board_read_cpus() reads them into
+	 * an array the caller allocated with nr_cpus entries (the kernel:
+	 * smp_setup_cpu_maps(), once memory is up), so a build for many
+	 * CPUs does not carry NR_CPUS of them. NULL until then.
+	 */
+	struct board_cpu *cpus;
 	int nr_cpus; /* described and usable (at most NR_CPUS) */
 	int nr_cpus_dt; /* described in the tree */
 };
@@ -63,6 +69,8 @@ extern struct board board;
 
 /* Fill `board` from the checked device tree; <0 if unusable (printed). */
 int board_init(const void *fdt);
+/* Read the CPUs board_init() counted into cpus[board.nr_cpus]. */
+void board_read_cpus(const void *fdt, struct board_cpu *cpus);
 /* Print it: the board part of the shell's `dt` (drivers print the rest). */
 void board_print(void);
 const char *enable_method_name(enum enable_method m);

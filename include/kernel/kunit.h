@@ -15,6 +15,8 @@ struct kunit {
 	bool failed;
 	bool skipped;
 	char skip_reason[80];
+	void *allocs[4]; /* kunit_kcalloc()'s, freed when the case ends */
+	unsigned int nr_allocs;
 };
 
 struct kunit_case {
@@ -41,6 +43,14 @@ __printf(4, 5) void kunit_fail(struct kunit *test, const char *file, int line,
 __printf(2, 3) void kunit_skip(struct kunit *test, const char *fmt, ...);
 /* Print a diagnostic line ("# ...") inside the current case's output. */
 __printf(2, 3) void kunit_info(struct kunit *test, const char *fmt, ...);
+
+/*
+ * n zeroed objects of size bytes, freed when the case has ended and its
+ * threads have exited: arrays with an entry per CPU (nr_cpu_ids), too big
+ * for a stack or for the image in a build for many CPUs. NULL, and the
+ * case failed, if there is no memory (KUNIT_ASSERT_NOT_NULL it).
+ */
+void *kunit_kcalloc(struct kunit *test, size_t n, size_t size);
 
 /* Run the suites the test= word names; returns the number of failures. */
 int kunit_run_tests(const char *which);

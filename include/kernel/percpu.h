@@ -27,7 +27,7 @@
 #define DECLARE_PER_CPU(type, name) \
 	extern __section(".data..percpu") __typeof__(type) name
 
-extern unsigned long __per_cpu_offset[NR_CPUS];
+extern unsigned long *__per_cpu_offset; /* nr_cpu_ids entries */
 
 #define SHIFT_PERCPU_PTR(ptr, off) \
 	((__typeof__(ptr))((unsigned long)(ptr) + (off)))

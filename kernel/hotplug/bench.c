@@ -37,6 +37,7 @@
 #include <asm/sections.h>
 #include <kernel/bench.h>
 #include <kernel/cpu.h>
+#include <kernel/cpu_array.h>
 #include <kernel/hotplug_sync.h>
 #include <kernel/mm.h>
 #include <kernel/params.h>
@@ -163,7 +164,7 @@ struct worker {
 	u64 walks; /* readers */
 	u64 max_gap_ns; /* spinners */
 };
-static struct worker workers[NR_CPUS];
+static DEFINE_CPU_ARRAY(struct worker, workers);
 
 static int reader_fn(void *arg)
 {

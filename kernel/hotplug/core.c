@@ -32,6 +32,7 @@
  */
 #define pr_fmt(fmt) "hotplug: " fmt
 #include <kernel/cpu.h>
+#include <kernel/cpu_array.h>
 #include <kernel/cpuhp.h>
 #include <kernel/current.h>
 #include <kernel/cpu_ops.h>
@@ -214,12 +215,12 @@ static const struct cpuhp_step cpuhp_steps[CPUHP_NR_STEPS] = {
 };
 
 static DEFINE_MUTEX(cpu_add_remove_lock);
-static enum cpuhp_phase cpu_phase[NR_CPUS];
+static DEFINE_CPU_ARRAY(enum cpuhp_phase, cpu_phase);
 /*
  * After a down stopped at "not confirmed off": the highest step below
  * bring-up not yet undone; CPUHP_NR_STEPS when no down stopped there.
  */
-static int cpu_kept_from[NR_CPUS];
+static DEFINE_CPU_ARRAY(int, cpu_kept_from);
 
 #define HP_SAMPLES 64 /* latencies kept for the figures */
 
@@ -237,7 +238,7 @@ static struct hotplug_stats hp_stats;
 
 enum cpuhp_phase cpuhp_phase(unsigned int cpu)
 {
-	return cpu < NR_CPUS ? READ_ONCE(cpu_phase[cpu]) : CPUHP_PHASE_OFF;
+	return cpu < nr_cpu_ids ? READ_ONCE(cpu_phase[cpu]) : CPUHP_PHASE_OFF;
 }
 
 /* fail.up_step=NAME: that step of the next cpu_up() fails, once. */

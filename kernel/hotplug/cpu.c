@@ -11,8 +11,11 @@
 #include <kernel/cpu.h>
 #include <kernel/time.h>
 #include <kernel/cpu_ops.h>
+#include <kernel/devicetree.h>
 #include <kernel/irq.h>
+#include <kernel/mm.h>
 #include <kernel/mutex.h>
+#include <kernel/panic.h>
 #include <kernel/params.h>
 #include <kernel/printk.h>
 #include <kernel/rcupdate.h>
@@ -85,8 +88,12 @@ const struct cpu_operations *get_cpu_ops(unsigned int cpu)
 void smp_setup_cpu_maps(void)
 {
 	u64 me = read_cpuid_mpidr() & MPIDR_HWID_MASK;
+	struct board_cpu *cpus = kcalloc(board.nr_cpus, sizeof(*cpus));
 	int idx = -1;
 
+	if (!cpus)
+		panic("no memory for %d CPUs' descriptions", board.nr_cpus);
+	board_read_cpus(initial_boot_params, cpus);
 	for (int i = 0; i < board.nr_cpus; i++)
 		if (board.cpus[i].mpidr == me)
 			idx = i;

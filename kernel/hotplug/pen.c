@@ -6,6 +6,7 @@
 #define pr_fmt(fmt) "pen: " fmt
 #include <asm/barrier.h>
 #include <asm/entry.h>
+#include <kernel/cpu_array.h>
 #include <kernel/cpu_pen.h>
 #include <kernel/printk.h>
 #include <kernel/sched.h>
@@ -15,8 +16,8 @@
 
 #define PEN_WAIT_MS 1000
 
-static u32 pen_parked[NR_CPUS];
-static u64 pen_release_flag[NR_CPUS];
+static DEFINE_CPU_ARRAY(u32, pen_parked);
+static DEFINE_CPU_ARRAY(u64, pen_release_flag);
 
 void cpu_pen_park(unsigned int cpu)
 {

@@ -19,6 +19,7 @@
  */
 #define pr_fmt(fmt) "stop_machine: " fmt
 #include <kernel/cpu.h>
+#include <kernel/cpu_array.h>
 #include <kernel/mutex.h>
 #include <kernel/printk.h>
 #include <kernel/sched.h>
@@ -34,8 +35,9 @@ static struct {
 	int state;
 	unsigned int nr_arrived, nr_disabled, nr_left;
 } stop;
-static bool stop_asked[NR_CPUS];
-static u64 stopped_max_ns[NR_CPUS]; /* longest time each CPU was held */
+static DEFINE_CPU_ARRAY(bool, stop_asked);
+/* The longest time each CPU was held. */
+static DEFINE_CPU_ARRAY(u64, stopped_max_ns);
 
 #define STOP_WARN_NS (1000 * 1000 * 1000ULL)
 
@@ -80,7 +82,7 @@ u64 stop_machine_max_stop_ns(bool reset)
 {
 	u64 max = 0;
 
-	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
+	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++) {
 		max = max(max, READ_ONCE(stopped_max_ns[cpu]));
 		if (reset)
 			WRITE_ONCE(stopped_max_ns[cpu], 0);

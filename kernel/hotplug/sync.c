@@ -23,6 +23,7 @@
  */
 #define pr_fmt(fmt) "hotplug_sync: " fmt
 #include <kernel/cpu.h>
+#include <kernel/cpu_array.h>
 #include <kernel/hotplug_sync.h>
 #include <kernel/params.h>
 #include <kernel/printk.h>
@@ -106,9 +107,10 @@ static void rw_write_unlock(void)
  * they go back to the fast path only a grace period after the last writer
  * left, so back-to-back writers (hotplug cycles) pay one grace period.
  */
-static struct {
+struct read_count {
 	long count;
-} __aligned(64) read_count[NR_CPUS];
+} __aligned(64);
+static DEFINE_CPU_ARRAY(struct read_count, read_count);
 static bool writer_active;
 static DECLARE_WAIT_QUEUE_HEAD(pcpu_writer_wait);
 static struct {

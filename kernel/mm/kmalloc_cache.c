@@ -23,10 +23,11 @@
  *    until it leaves lands in its cache and is given back there.
  *  - Objects in a cache count as in use by the cache, not by callers: the
  *    slab lists count the objects taken out (kmalloc_lock), and each
- *    CPU's cache count is kept in cached[], an NR_CPUS array that
+ *    CPU's cache count is kept in cached[], a CPU array that
  *    outlives the CPU's area, so the counters can always be read.
  */
 #include <kernel/cpu.h>
+#include <kernel/cpu_array.h>
 #include <kernel/mm.h>
 #include <kernel/percpu.h>
 #include <kernel/printk.h>
@@ -61,7 +62,7 @@ struct kmalloc_cached {
 	u32 objects;
 	u32 bytes;
 };
-static struct kmalloc_cached cached[NR_CPUS];
+static DEFINE_CPU_ARRAY(struct kmalloc_cached, cached);
 
 static unsigned int class_limit(unsigned int c)
 {
@@ -216,7 +217,7 @@ void kmalloc_cache_totals(u64 *objects, u64 *bytes)
 
 u64 kmalloc_cpu_cached_objects(unsigned int cpu)
 {
-	return cpu < NR_CPUS ? READ_ONCE(cached[cpu].objects) : 0;
+	return cpu < nr_cpu_ids ? READ_ONCE(cached[cpu].objects) : 0;
 }
 
 /* One CPU's line of the table: its objects per class, and their bytes. */

@@ -10,12 +10,13 @@
  * rcu_read_lock() may use per_cpu_ptr(var, cpu) until rcu_read_unlock().
  *
  * Bookkeeping that must outlive a CPU (run queues, RCU callbacks, timer
- * lists) lives in NR_CPUS arrays instead.
+ * lists) lives in CPU arrays (<kernel/cpu_array.h>) instead.
  */
 #define pr_fmt(fmt) "percpu: " fmt
 #include <asm/barrier.h>
 #include <asm/percpu.h>
 #include <kernel/cpu.h>
+#include <kernel/cpu_array.h>
 #include <kernel/mm.h>
 #include <kernel/panic.h>
 #include <kernel/percpu.h>
@@ -26,7 +27,7 @@
 extern char __per_cpu_start[], __per_cpu_end[];
 
 DEFINE_PER_CPU(unsigned int, cpu_number);
-unsigned long __per_cpu_offset[NR_CPUS];
+DEFINE_CPU_ARRAY(unsigned long, __per_cpu_offset);
 
 #define POISON_FREE 0x6b /* freed per-CPU memory reads as 0x6b6b... */
 /* Any use of a gone CPU's offset lands in unmapped, non-canonical space. */
@@ -75,7 +76,7 @@ void percpu_area_free(unsigned int cpu)
 
 void setup_per_cpu_areas(void)
 {
-	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
+	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)
 		__per_cpu_offset[cpu] = POISON_OFFSET;
 	if (percpu_area_alloc(0))
 		panic("no memory for the boot CPU's per-CPU area");

@@ -15,6 +15,7 @@
  */
 #define pr_fmt(fmt) "governor: " fmt
 #include <kernel/cpu.h>
+#include <kernel/cpu_array.h>
 #include <kernel/mutex.h>
 #include <kernel/printk.h>
 #include <kernel/sched.h>
@@ -58,11 +59,15 @@ static struct completion gov_exited;
 /* The thread's own state: only gov_thread() touches it. */
 struct gov_state {
 	u64 prev_t;
-	u64 prev_busy[NR_CPUS];
-	u64 prev_depth[NR_CPUS];
 	u64 up_since, down_since; /* when "want more/fewer" began; 0: not */
 	u64 last_change; /* time of the last up or down (or failure) */
 };
+
+/* Each CPU's counters at the last sample: gov_thread()'s too. */
+struct gov_prev {
+	u64 busy, depth;
+};
+static DEFINE_CPU_ARRAY(struct gov_prev, gov_prev);
 
 static void trace_add(struct gov_record *r)
 {
@@ -109,10 +114,10 @@ static void sample(struct gov_state *st, struct gov_record *r)
 	r->t_ns = now;
 	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++) {
 		sched_cpu_stats(cpu, &cs);
-		r->depth += (cs.depth_ns - st->prev_depth[cpu]) * 100 / dt;
-		r->util += (cs.busy_ns - st->prev_busy[cpu]) * 100 / dt;
-		st->prev_depth[cpu] = cs.depth_ns;
-		st->prev_busy[cpu] = cs.busy_ns;
+		r->depth += (cs.depth_ns - gov_prev[cpu].depth) * 100 / dt;
+		r->util += (cs.busy_ns - gov_prev[cpu].busy) * 100 / dt;
+		gov_prev[cpu].depth = cs.depth_ns;
+		gov_prev[cpu].busy = cs.busy_ns;
 	}
 	st->prev_t = now;
 	fill_mask(r);
@@ -235,7 +240,7 @@ static unsigned int period_ms(void)
 	return READ_ONCE(gov.tun.period_ms);
 }
 
-/* Static: one governor thread at most (gov_ctl), too big for its stack. */
+/* Static: one governor thread at most (gov_ctl). */
 static struct gov_state gov_state;
 
 static int gov_thread(void *unused)
@@ -244,6 +249,7 @@ static int gov_thread(void *unused)
 	struct gov_record first = {0};
 
 	*st = (struct gov_state){0};
+	memset(gov_prev, 0, nr_cpu_ids * sizeof(*gov_prev));
 	sample(st, &first); /* the baseline the first period is measured from */
 	while (!READ_ONCE(gov_stopping)) {
 		wait_event_timeout(gov_wq, READ_ONCE(gov_stopping),

@@ -13,6 +13,7 @@
  */
 #define pr_fmt(fmt) fmt
 #include <kernel/cpu.h>
+#include <kernel/mm.h>
 #include <kernel/params.h>
 #include <kernel/printk.h>
 #include <kernel/sched.h>
@@ -37,17 +38,27 @@ static u64 hotplug_ops(void)
 	return hs.ups + hs.downs;
 }
 
-void power_meter_start(struct power_meter *m)
+int power_meter_start(struct power_meter *m)
 {
 	struct sched_cpu_stats cs;
 
+	m->cpu = kcalloc(nr_cpu_ids, sizeof(*m->cpu));
+	if (!m->cpu)
+		return -ENOMEM;
 	m->t0_ns = ktime_get_ns();
 	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++) {
 		sched_cpu_stats(cpu, &cs);
-		m->busy_ns[cpu] = cs.busy_ns;
-		m->idle_ns[cpu] = cs.idle_ns;
+		m->cpu[cpu].busy_ns = cs.busy_ns;
+		m->cpu[cpu].idle_ns = cs.idle_ns;
 	}
 	m->transitions = hotplug_ops();
+	return 0;
+}
+
+void power_meter_free(struct power_meter *m)
+{
+	kfree(m->cpu);
+	m->cpu = NULL;
 }
 
 /* microjoules for mw milliwatts during ns nanoseconds */
@@ -67,12 +78,14 @@ void power_meter_read(const struct power_meter *m, struct power_result *r)
 	struct sched_cpu_stats cs;
 
 	*r = (struct power_result){.wall_ns = ktime_get_ns() - m->t0_ns};
+	if (!m->cpu)
+		return; /* never started */
 	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++) {
 		u64 busy, idle;
 
 		sched_cpu_stats(cpu, &cs);
-		busy = cs.busy_ns - m->busy_ns[cpu];
-		idle = cs.idle_ns - m->idle_ns[cpu];
+		busy = cs.busy_ns - m->cpu[cpu].busy_ns;
+		idle = cs.idle_ns - m->cpu[cpu].idle_ns;
 		r->active_ns += busy;
 		r->wfi_ns += idle;
 		r->off_ns +=

@@ -23,10 +23,12 @@ struct power_model {
 extern struct power_model power_model;
 
 /* Counters at the start of a measurement. */
+struct power_meter_cpu {
+	u64 busy_ns, idle_ns;
+};
 struct power_meter {
 	u64 t0_ns;
-	u64 busy_ns[NR_CPUS];
-	u64 idle_ns[NR_CPUS];
+	struct power_meter_cpu *cpu; /* nr_cpu_ids entries, kmalloc'ed */
 	u64 transitions;
 };
 
@@ -37,7 +39,9 @@ struct power_result {
 	u64 energy_uj;
 };
 
-void power_meter_start(struct power_meter *m);
+/* <0 if there is no memory for it; power_meter_free() when done. */
+int power_meter_start(struct power_meter *m);
+void power_meter_free(struct power_meter *m);
 void power_meter_read(const struct power_meter *m, struct power_result *r);
 /* "active_mw=150" etc.; 0 or -EINVAL with a message. */
 int power_model_set(const char *kv);

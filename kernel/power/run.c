@@ -77,7 +77,10 @@ static void power_one(struct power_row *row, const struct gov_tunables *t,
 	pr_info("policy %s: running the phased workload\n", name);
 	from = gov_trace_next_seq();
 	wl_reset();
-	power_meter_start(&m);
+	if (power_meter_start(&m)) {
+		pr_err("policy %s: no memory for the meter\n", name);
+		return;
+	}
 	t0 = m.t0_ns;
 	governor_set(row->policy, t);
 	for (unsigned int i = 0; i < wl_mix_len; i++) {
@@ -87,6 +90,7 @@ static void power_one(struct power_row *row, const struct gov_tunables *t,
 		wl_run_phase(&wl_mix[i], scale, NULL, NULL);
 	}
 	power_meter_read(&m, &row->pr);
+	power_meter_free(&m);
 	wl_result(&row->wl);
 	governor_set(GOV_NONE, t);
 	gov_trace_dump(from, name, t0);
@@ -190,10 +194,14 @@ static void demo_run(unsigned int scale)
 			 "CPU-bound threads, frames, bursts, 1 thread, idle)\n",
 	       gov_policy_name(p));
 	wl_reset();
-	power_meter_start(&m);
+	if (power_meter_start(&m)) {
+		pr_err("demo: no memory for the meter\n");
+		return;
+	}
 	for (unsigned int i = 0; i < wl_mix_len; i++)
 		wl_run_phase(&wl_mix[i], scale, demo_status, &d);
 	power_meter_read(&m, &pr);
+	power_meter_free(&m);
 	wl_result(&wl);
 	printk(KERN_INFO "demo: done: modelled energy %llu mJ, %llu work "
 			 "units, wake-up p50 %llu us p99 %llu us, %llu hotplug "
@@ -249,7 +257,8 @@ void governor_boot(void)
 {
 	char arg[256]; /* split in place: the words keep their values */
 
-	power_meter_start(&boot_meter);
+	if (power_meter_start(&boot_meter))
+		pr_err("power: no memory for the boot meter\n");
 	if (model_word[0]) {
 		strlcpy(arg, model_word, sizeof(arg));
 		model_from_cmdline(arg);

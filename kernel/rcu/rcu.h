@@ -95,7 +95,7 @@ struct rcu_data {
 
 extern struct rcu_state rcu_state;
 /* An array: a dead CPU's callbacks must still be there to migrate. */
-extern struct rcu_data rcu_data[NR_CPUS];
+extern struct rcu_data *rcu_data; /* nr_cpu_ids entries */
 #define this_rdp() (&rcu_data[smp_processor_id()])
 
 /* tree.c */

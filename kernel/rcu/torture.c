@@ -16,6 +16,7 @@
  */
 #define pr_fmt(fmt) "rcu-torture: " fmt
 #include <kernel/cpu.h>
+#include <kernel/cpu_array.h>
 #include <kernel/params.h>
 #include <kernel/printk.h>
 #include <kernel/rcupdate.h>
@@ -45,7 +46,6 @@ param_string("torture.mutant", mutant_word,
 
 #define PIPE_LEN 10
 #define NR_OBJS 64
-#define MAX_READERS NR_CPUS
 
 struct torture_obj {
 	struct rcu_head rh;
@@ -64,7 +64,7 @@ struct reader {
 	struct completion done;
 };
 
-static struct reader readers[MAX_READERS];
+static DEFINE_CPU_ARRAY(struct reader, readers); /* one per CPU at most */
 static u64 circulation[PIPE_LEN + 1]; /* objects that reached pipe i */
 static u64 writes, syncs, alloc_waits, cbs_run;
 static volatile bool stop;
@@ -229,7 +229,7 @@ static bool print_stats(long gps)
 	char line[160];
 	int n = 0;
 
-	for (int r = 0; r < MAX_READERS; r++) {
+	for (unsigned int r = 0; r < nr_cpu_ids; r++) {
 		for (int i = 0; i <= PIPE_LEN; i++)
 			pipe[i] += readers[r].pipe[i];
 		reads += readers[r].reads;

@@ -41,6 +41,7 @@
 #define pr_fmt(fmt) "rcu: " fmt
 #include <asm/arch_timer.h>
 #include <kernel/cpu.h>
+#include <kernel/cpu_array.h>
 #include <kernel/mm.h>
 #include <kernel/panic.h>
 #include <kernel/printk.h>
@@ -51,7 +52,7 @@
 #include "rcu.h"
 
 struct rcu_state rcu_state = {.lock = __SPIN_LOCK_UNLOCKED};
-struct rcu_data rcu_data[NR_CPUS];
+DEFINE_CPU_ARRAY(struct rcu_data, rcu_data);
 
 static struct rcu_node *rcu_leaf(unsigned int cpu)
 {

@@ -13,6 +13,7 @@
 #define pr_fmt(fmt) "sched: " fmt
 #include <asm/barrier.h>
 #include <kernel/cpu.h>
+#include <kernel/cpu_array.h>
 #include <kernel/panic.h>
 #include <kernel/printk.h>
 #include <kernel/rcupdate.h>
@@ -25,7 +26,7 @@
 #define SCHED_SLICE_NS (4 * 1000 * 1000ULL)
 #define WAKEUP_GRAN_NS (1 * 1000 * 1000ULL)
 
-struct rq runqueues[NR_CPUS];
+DEFINE_CPU_ARRAY(struct rq, runqueues);
 
 /*
  * When the running thread's slice began (rq clock): read and written only
@@ -536,7 +537,7 @@ void sched_cpu_stats(unsigned int cpu, struct sched_cpu_stats *st)
 /* Every queue exists from boot, so wake-ups may lock any CPU's. */
 void sched_init_runqueues(void)
 {
-	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
+	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++) {
 		spin_lock_init(&cpu_rq(cpu)->lock);
 		INIT_LIST_HEAD(&cpu_rq(cpu)->queue);
 		cpu_rq(cpu)->cpu = cpu;

@@ -8,6 +8,7 @@
  */
 #define pr_fmt(fmt) "sched: " fmt
 #include <kernel/cpu.h>
+#include <kernel/cpu_array.h>
 #include <kernel/printk.h>
 #include <kernel/smp.h>
 #include <kernel/time.h>
@@ -25,7 +26,7 @@
 #define DRAIN_TIMEOUT_MS 2000
 #define DRAIN_SPINS 100
 
-static struct task_struct *idle_threads[NR_CPUS];
+static DEFINE_CPU_ARRAY(struct task_struct *, idle_threads);
 
 int sched_cpu_activate(unsigned int cpu)
 {

@@ -31,7 +31,7 @@ struct rq {
 };
 
 /* An array, not per-CPU-area data: a CPU's queue outlives its hotplug. */
-extern struct rq runqueues[NR_CPUS];
+extern struct rq *runqueues; /* nr_cpu_ids entries */
 #define cpu_rq(cpu) (&runqueues[cpu])
 #define this_rq() cpu_rq(smp_processor_id())
 

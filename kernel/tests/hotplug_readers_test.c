@@ -117,6 +117,8 @@ static void snapshot_reader_walk(struct reader_stats *r)
 static int mask_reader(void *p)
 {
 	struct reader_stats *r = p;
+	/* Allocated before any read-side section, never inside one. */
+	u64 **seen = kcalloc(nr_cpu_ids, sizeof(*seen));
 	unsigned int cpu;
 
 	while (!r->stop) {
@@ -126,9 +128,14 @@ static int mask_reader(void *p)
 			 * then, and read through the pointers again: the data
 			 * must stay until the section ends.
 			 */
-			int cookie = cpus_read_lock();
-			u64 *seen[NR_CPUS];
+			int cookie;
 			int n = 0;
+
+			if (!seen) {
+				r->bad++; /* no memory: counted as a failure */
+				break;
+			}
+			cookie = cpus_read_lock();
 
 			for_each_online_cpu (cpu) {
 				check_one(cpu, r);
@@ -152,6 +159,7 @@ static int mask_reader(void *p)
 		if (!(r->walks % 64))
 			yield();
 	}
+	kfree(seen);
 	complete(&r->done);
 	return 0;
 }
@@ -171,11 +179,13 @@ static struct cycle_result readers_under_hotplug(struct kunit *test,
 						 unsigned long cycles,
 						 u64 deadline, bool design_lock)
 {
-	static struct reader_stats r[NR_CPUS];
+	struct reader_stats *r = kunit_kcalloc(test, nr_cpu_ids, sizeof(*r));
 	unsigned int n = num_online_cpus(), i;
 	u32 seed = (u32)ktime_get_ns() | 1;
 	struct cycle_result res = {0};
 
+	if (!r)
+		return res;
 	for (i = 0; i < n; i++) {
 		r[i] = (struct reader_stats){.long_walk = !(i & 1),
 					     .snapshot = (i & 3) == 3,
@@ -274,7 +284,7 @@ static void hotplug_readers_never_see_poison(struct kunit *test)
 
 static void hotplug_every_design_protects_readers(struct kunit *test)
 {
-	static struct reader_stats r[NR_CPUS];
+	struct reader_stats *r = kunit_kcalloc(test, nr_cpu_ids, sizeof(*r));
 	enum hotplug_sync was = hotplug_sync_current();
 	unsigned int last = nr_cpu_ids - 1;
 	unsigned int nr_readers = min(last, 4U); /* readers on 1..3 at most */
@@ -282,6 +292,7 @@ static void hotplug_every_design_protects_readers(struct kunit *test)
 
 	if (!have_down_cpus(test, 3))
 		return;
+	KUNIT_ASSERT_NOT_NULL(test, r);
 	cpumask_clear(&cpu0);
 	cpumask_set_cpu(0, &cpu0);
 	set_cpus_allowed(current, &cpu0);

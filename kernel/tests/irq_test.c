@@ -8,6 +8,7 @@
 #include <asm/sysreg.h>
 #include <kernel/arch_timer.h>
 #include <kernel/cpu.h>
+#include <kernel/cpu_array.h>
 #include <kernel/irq.h>
 #include <kernel/kunit.h>
 #include "helpers.h"
@@ -31,13 +32,13 @@ BUILD_BUG_ON(TEST_SGI < NR_IPI);
 
 struct irq_probe {
 	unsigned int hits;
-	unsigned int hits_on[NR_CPUS];
 	unsigned int irq, cpu;
 	void *dev;
 	bool in_irq, irqs_off;
 };
 
 static struct irq_probe probe;
+static DEFINE_CPU_ARRAY(unsigned int, probe_hits_on); /* cleared with it */
 
 static void probe_handler(unsigned int irq, void *dev)
 {
@@ -49,13 +50,14 @@ static void probe_handler(unsigned int irq, void *dev)
 	p->dev = dev;
 	p->in_irq = in_irq();
 	p->irqs_off = irqs_disabled();
-	WRITE_ONCE(p->hits_on[cpu], p->hits_on[cpu] + 1);
+	WRITE_ONCE(probe_hits_on[cpu], probe_hits_on[cpu] + 1);
 	__atomic_fetch_add(&p->hits, 1, __ATOMIC_RELAXED);
 }
 
 static void probe_reset(void)
 {
 	memset(&probe, 0, sizeof(probe));
+	memset(probe_hits_on, 0, nr_cpu_ids * sizeof(*probe_hits_on));
 }
 
 static bool need_irqchip(struct kunit *test)
@@ -328,9 +330,9 @@ static void irq_sgi_reaches_every_other_cpu(struct kunit *test)
 	free_irq(TEST_SGI);
 
 	KUNIT_EXPECT_EQ(test, probe.hits, n);
-	KUNIT_EXPECT_EQ(test, probe.hits_on[me], 0);
+	KUNIT_EXPECT_EQ(test, probe_hits_on[me], 0);
 	for_each_cpu (cpu, &others)
-		if (!KUNIT_EXPECT_EQ(test, probe.hits_on[cpu], 1))
+		if (!KUNIT_EXPECT_EQ(test, probe_hits_on[cpu], 1))
 			kunit_info(test, "CPU%u (MPIDR %#llx) missed it", cpu,
 				   (unsigned long long)cpu_logical_map(cpu));
 }

@@ -208,11 +208,12 @@ static void rcu_many_callbacks_all_run(struct kunit *test)
 	 * 40 s (hung-task report) about one boot in twenty.
 	 */
 	unsigned int per_cpu = 4000 / num_online_cpus();
-	static struct flood_arg args[NR_CPUS];
+	struct flood_arg *args = kunit_kcalloc(test, nr_cpu_ids, sizeof(*args));
 	static int count;
 	struct mem_stats before, after;
 	unsigned int cpu, total = 0, threads = nr_threads();
 
+	KUNIT_ASSERT_NOT_NULL(test, args);
 	rcu_barrier();
 	mem_get_stats(&before);
 	count = 0;
@@ -411,12 +412,13 @@ static void rcu_stall_reported_and_stops(struct kunit *test)
  */
 static void rcu_gp_leaves_idle_cpus_alone(struct kunit *test)
 {
-	u64 before[NR_CPUS];
+	u64 *before = kunit_kcalloc(test, nr_cpu_ids, sizeof(*before));
 	unsigned int cpu, me, woken = 0;
 	struct cpumask here;
 
 	if (!have_cpus(test, 2))
 		return;
+	KUNIT_ASSERT_NOT_NULL(test, before);
 	rcu_barrier();
 	/* Stay on one CPU: a wake-up elsewhere would give that one ticks. */
 	me = raw_smp_processor_id();

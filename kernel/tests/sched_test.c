@@ -109,11 +109,13 @@ static int mutex_hammer(void *p)
 static void sched_mutex_counter_exact(struct kunit *test)
 {
 	enum { PER_CPU = 2, LOOPS = 200 };
-	static struct mutex_arg args[NR_CPUS * PER_CPU];
+	struct mutex_arg *args =
+		kunit_kcalloc(test, nr_cpu_ids * PER_CPU, sizeof(*args));
 	static DEFINE_MUTEX(lock);
 	static u64 counter;
 	unsigned int n = 0, cpu;
 
+	KUNIT_ASSERT_NOT_NULL(test, args);
 	counter = 0;
 	for_each_online_cpu (cpu) {
 		for (int k = 0; k < PER_CPU; k++, n++) {
@@ -215,12 +217,13 @@ static int spread_spinner(void *p)
  */
 static void sched_load_spreads(struct kunit *test)
 {
-	static struct spread_arg a[NR_CPUS];
+	struct spread_arg *a = kunit_kcalloc(test, nr_cpu_ids, sizeof(*a));
 	unsigned int n = num_online_cpus(), i;
 	struct cpumask used;
 
 	if (!have_cpus(test, 2))
 		return;
+	KUNIT_ASSERT_NOT_NULL(test, a);
 	for (i = 0; i < n; i++) {
 		a[i] = (struct spread_arg){0};
 		init_completion(&a[i].done);

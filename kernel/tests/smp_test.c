@@ -33,9 +33,10 @@ static void record_cpu(void *info)
 /* Does a call to each CPU run there, on the CPU with that CPU's MPIDR? */
 static void smp_call_function_single_runs_on_target(struct kunit *test)
 {
-	static unsigned int seen[NR_CPUS];
+	unsigned int *seen = kunit_kcalloc(test, nr_cpu_ids, sizeof(*seen));
 	unsigned int cpu;
 
+	KUNIT_ASSERT_NOT_NULL(test, seen);
 	for_each_online_cpu (cpu) {
 		seen[cpu] = 0;
 		KUNIT_EXPECT_EQ(
@@ -183,10 +184,12 @@ static int busy(void *done)
  */
 static void smp_every_cpu_ticks(struct kunit *test)
 {
-	static struct completion done[NR_CPUS];
-	u64 before[NR_CPUS];
+	struct completion *done =
+		kunit_kcalloc(test, nr_cpu_ids, sizeof(*done));
+	u64 *before = kunit_kcalloc(test, nr_cpu_ids, sizeof(*before));
 	unsigned int cpu, ticking = 0;
 
+	KUNIT_ASSERT_TRUE(test, done && before);
 	busy_stop = false;
 	for_each_online_cpu (cpu) {
 		struct task_struct *t =

@@ -153,9 +153,10 @@ static void trace_ring_read_races_writer(struct kunit *test)
 
 /* Every CPU's rings, read after the live cases paused tracing. */
 struct snapshot {
-	struct trace_entry *e[NR_CPUS];
-	unsigned int n[NR_CPUS];
-	u64 lost[NR_CPUS];
+	/* Each nr_cpu_ids entries, kmalloc'ed by snapshot_take(). */
+	struct trace_entry **e;
+	unsigned int *n;
+	u64 *lost;
 	unsigned int order;
 };
 
@@ -164,6 +165,11 @@ static bool snapshot_take(struct snapshot *s)
 	unsigned int entries = trace_entries();
 
 	s->order = get_order((u64)entries * sizeof(struct trace_entry));
+	s->e = kcalloc(nr_cpu_ids, sizeof(*s->e));
+	s->n = kcalloc(nr_cpu_ids, sizeof(*s->n));
+	s->lost = kcalloc(nr_cpu_ids, sizeof(*s->lost));
+	if (!s->e || !s->n || !s->lost)
+		return false;
 	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++) {
 		s->e[cpu] = __get_free_pages(s->order);
 		if (!s->e[cpu])
@@ -176,9 +182,12 @@ static bool snapshot_take(struct snapshot *s)
 
 static void snapshot_free(struct snapshot *s)
 {
-	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)
+	for (unsigned int cpu = 0; s->e && cpu < nr_cpu_ids; cpu++)
 		if (s->e[cpu])
 			free_pages(s->e[cpu], s->order);
+	kfree(s->e);
+	kfree(s->n);
+	kfree(s->lost);
 }
 
 /*
@@ -268,12 +277,11 @@ static void trace_cpu_down_up_in_order(struct kunit *test)
 	struct busy_reader b = {.section_us = 200, .max_sections = 100000};
 	unsigned int cpu = nr_cpu_ids - 1, saved = READ_ONCE(trace_mask);
 	const struct trace_entry *op, *end, *sync, *sync_end, *off, *aff, *e;
-	static struct snapshot s;
+	struct snapshot s = {0};
 	int err;
 
 	if (!have_down_cpus(test, 2))
 		return;
-	memset(&s, 0, sizeof(s));
 	KUNIT_ASSERT_EQ(test, trace_set(TRACE_ALL), 0);
 	trace_clear();
 	if (!KUNIT_EXPECT_TRUE(test, busy_reader_start(&b, cpu)))

@@ -13,6 +13,7 @@
 #include <asm/barrier.h>
 #include <asm/irqflags.h>
 #include <kernel/cpu.h>
+#include <kernel/cpu_array.h>
 #include <kernel/current.h>
 #include <kernel/mm.h>
 #include <kernel/mutex.h>
@@ -25,7 +26,7 @@
 #include <string.h>
 
 unsigned int trace_mask;
-static struct trace_ring rings[NR_CPUS];
+static DEFINE_CPU_ARRAY(struct trace_ring, rings);
 static unsigned int nr_entries; /* per ring, once allocated */
 static DEFINE_MUTEX(trace_ctl); /* guards allocation, mask and base */
 
@@ -179,7 +180,7 @@ void trace_init(void)
 		trace_size = 2048;
 	}
 	nr_entries = (unsigned int)trace_size;
-	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
+	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)
 		rings[cpu].mask = nr_entries - 1;
 	if (!trace_word[0])
 		return;

@@ -137,6 +137,7 @@ static void *read_file(const char *path, size_t *len)
 
 int main(int argc, char **argv)
 {
+	struct board_cpu *cpus = NULL;
 	size_t len = 0;
 	void *blob;
 	int err;
@@ -157,6 +158,11 @@ int main(int argc, char **argv)
 		err = board_init(initial_boot_params);
 	printf("\nboard_init %d\n", err);
 	if (!err) {
+		/* As smp_setup_cpu_maps(): room for the CPUs counted, exactly. */
+		cpus = calloc(board.nr_cpus, sizeof(*cpus));
+		if (!cpus)
+			return 2;
+		board_read_cpus(initial_boot_params, cpus);
 		board_print(); /* as the boot banner: must not trip ASan */
 		print_board();
 		for (int i = 2; i < argc; i++) {
@@ -165,6 +171,7 @@ int main(int argc, char **argv)
 			printf("boot-cpu %#llx %d\n", hw, boot_cpu_index(hw));
 		}
 	}
+	free(cpus);
 	free(blob);
 	return 0;
 }

@@ -50,6 +50,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 {
 	/* dt_init() wants an 8-byte aligned blob, as the boot protocol does. */
 	unsigned char *buf = malloc(len ? len : 1);
+	struct board_cpu *cpus = NULL;
 
 	memcpy(buf, data, len);
 	dt_shim_blob = buf;
@@ -59,6 +60,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 
 	if (!dt_init((phys_addr_t)(uintptr_t)buf)) {
 		if (!board_init(initial_boot_params)) {
+			/* Exactly board.nr_cpus entries: ASan sees overruns. */
+			cpus = calloc(board.nr_cpus, sizeof(*cpus));
+			if (!cpus)
+				abort();
+			board_read_cpus(initial_boot_params, cpus);
 			board_print();
 			dt_probe_class(DT_CLASS_FIRMWARE);
 			dt_probe_class(DT_CLASS_IRQCHIP);
@@ -69,6 +75,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 		}
 		walk_nodes(initial_boot_params);
 	}
+	free(cpus);
 	free(buf);
 	return 0;
 }

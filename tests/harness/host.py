@@ -32,6 +32,8 @@ TOOL_CHECKS = [
      "tests/tfa_check.py"),
     ("trace", [sys.executable, "tools/trace.py", "--run", "--ktap",
                "--out", "build/trace-smoke.json"], "trace.log", "trace.", "tools/trace.py"),
+    ("nr_cpus cost", [sys.executable, "tools/nr_cpus_cost.py", "--ktap"], "nr_cpus.log",
+     "nr_cpus.", "tools/nr_cpus_cost.py"),
     ("bench smoke", [sys.executable, "tools/bench.py", "--smoke", "--ktap",
                      "--out", "build/bench-smoke.json"], "bench.log", "bench.",
      "tools/bench.py"),
