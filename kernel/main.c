@@ -140,15 +140,14 @@ static void print_banner(void)
 
 /*
  * What the boot used, once every CPU is up: tools/nr_cpus_cost.py reads
- * this line to hold builds for different NR_CPUS against each other.
- * Cached kmalloc objects go back first, so the figure does not hang on
- * which CPU freed what.
+ * this line to hold builds for different NR_CPUS against each other. No
+ * drain of kmalloc's per-CPU caches first: a call to every CPU is slow
+ * at hundreds of CPUs, and at boot the caches hold a few pages at most.
  */
 static void print_boot_memory(void)
 {
 	struct mem_stats st;
 
-	kmalloc_drain_caches();
 	mem_get_stats(&st);
 	pr_info("Memory: %llu KiB free after boot, %llu KiB reserved, "
 		"%zu bytes of CPU arrays (%u CPUs, NR_CPUS %u)\n",

@@ -162,9 +162,12 @@ def main():
         used = (small["free_kib"] - large["free_kib"]) * 1024
         print(f"-smp {smp}: free after boot {small['free_kib']} KiB (NR_CPUS {args.small}, "
               f"{small['cpus']} CPUs up) vs {large['free_kib']} KiB (NR_CPUS {args.large}, "
-              f"{large['cpus']} CPUs up): {used} bytes, {used / added:.1f} per CPU; "
-              f"NR_CPUS-dependent at {args.large}, per CPU not described: "
-              f"{used * args.large / added / (args.large - large['cpus']):.1f}")
+              f"{large['cpus']} CPUs up): {used} bytes", end="")
+        if small["cpus"] == large["cpus"]:
+            print(f", {used / added:.1f} per CPU; NR_CPUS-dependent at {args.large}, per CPU "
+                  f"not described: {used * args.large / added / (args.large - large['cpus']):.1f}")
+        else:
+            print(f" (more CPUs up: not a cost of NR_CPUS)")
         if small["cpus"] == large["cpus"]:
             ktap.result(f"boot_memory_per_cpu_smp{smp}", used / added <= args.max_per_cpu,
                         f"{used / added:.1f} bytes per CPU (at most {args.max_per_cpu}; "
