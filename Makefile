@@ -81,7 +81,7 @@ help:
 	@echo "make run        the demo: governor + workload in QEMU, then the shell"
 	@echo "                (installs what is missing)"
 	@echo "make test       boot the test matrix and run host tests"
-	@echo "make test-scale GICv3 with 64 and 256 CPUs: boot, SMP and hotplug"
+	@echo "make test-scale GICv3 with 64, 256 and 512 CPUs: boot, SMP and hotplug"
 	@echo "make power      compare governor policies: table, build/power.csv, build/power.png"
 	@echo "                (POWER_SCALE=N: workload length in percent, default 100)"
 	@echo "make bench      the four hotplug designs side by side, -smp 4 and 8,"

@@ -953,7 +953,7 @@ BOOTS = [
 
 
 # -- GICv3 at scale (make test-scale: too slow for make test's budget) ------
-# 64 and 256 vCPUs on a 2-core host: each boot takes minutes.
+# 64, 256 and 512 vCPUs on a 2-core host: each boot takes minutes.
 SCALE_SHELL = (
     Step(PROMPT, "off 255\r", expect=(r"\bCPU255 is down$",), timeout=600),
     Step(PROMPT, "on 255\r", expect=(r"\bCPU255 is up$",), timeout=300),
@@ -961,6 +961,18 @@ SCALE_SHELL = (
     Step(PROMPT, "on 100\r", expect=(r"\bCPU100 is up$",), timeout=300),
     Step(PROMPT, "hotplug\r", expect=(r"\bdowns 2 \(failed 0\), ups 25\d \(failed 0\)",),
          timeout=300),
+    Step(PROMPT, "poweroff\r", timeout=300),
+)
+
+# 512, QEMU virt's most: after the suites, the CPUs with the highest Aff1
+# (CPU511 is MPIDR 0x1f0f, CPU300 0x120c) down and up from the shell.
+SCALE_SHELL_512 = (
+    Step(PROMPT, "off 511\r", expect=(r"\bCPU511 is down$",), timeout=600),
+    Step(PROMPT, "on 511\r", expect=(r"\bCPU511: online, MPIDR 0x1f0f$",
+                                     r"\bCPU511 is up$"), timeout=300),
+    Step(PROMPT, "off 300\r", expect=(r"\bCPU300 is down$",), timeout=300),
+    Step(PROMPT, "on 300\r", expect=(r"\bCPU300: online, MPIDR 0x120c$",
+                                     r"\bCPU300 is up$"), timeout=300),
     Step(PROMPT, "poweroff\r", timeout=300),
 )
 
@@ -976,6 +988,13 @@ SCALE_BOOTS = [
          timeout=1800,
          script=SCALE_SHELL,
          expect=(r"\bBrought up 256 of 256 CPUs$",),
+         forbid=(r"Kernel panic", r"rcu detected stalls")),
+    Boot("virt-smp512-gicv3",
+         ["--smp", "512", "--gic", "3", "--mem", "1G"],
+         append=f"test=smp,{HOTPLUG} hotplug.cycles=20",
+         timeout=2400,
+         script=SCALE_SHELL_512,
+         expect=(r"\bBrought up 512 of 512 CPUs$",),
          forbid=(r"Kernel panic", r"rcu detected stalls")),
 ]
 

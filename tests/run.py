@@ -108,7 +108,7 @@ def parse_args():
                     help=f"seconds per boot (default: the boot's own or {DEFAULT_TIMEOUT})")
     ap.add_argument("--no-host", action="store_true", help="skip the host-side checks (unit tests, model, GDB)")
     ap.add_argument("--scale", action="store_true",
-                    help="boot the GICv3 scale matrix (64 and 256 CPUs) instead; no host checks")
+                    help="boot the GICv3 scale matrix (64, 256 and 512 CPUs) instead; no host checks")
     ap.add_argument("--image", help="kernel Image to boot (default build/Image)")
     ap.add_argument("--self-test", action="store_true",
                     help="test the KTAP parser and the console script, and exit")

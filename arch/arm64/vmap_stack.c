@@ -116,6 +116,64 @@ void vmap_stack_free(void *stack)
 	slot_put((va - VMAP_START) / STACK_SLOT_SIZE);
 }
 
+/*
+ * Stacks of threads that exited, kept mapped for the next thread (as
+ * Linux keeps cached_stacks). Freeing a stack unmaps it with a broadcast
+ * TLB invalidation per page, and QEMU runs each as an exclusive section
+ * of every vCPU: at 512 vCPUs on 2 host cores a thread's exit held its CPU
+ * in unmap_range(), IRQs off, for over 5 s (an RCU stall, make
+ * test-scale). A cached stack holds its pages and its slot: counted in
+ * use, given back by thread_stack_cache_drain().
+ */
+#define STACK_CACHE_MAX 32
+
+static DEFINE_SPINLOCK(stack_cache_lock);
+static void *stack_cache[STACK_CACHE_MAX];
+static unsigned int stack_cache_nr;
+
+void *thread_stack_alloc(void)
+{
+	void *stack = NULL;
+	unsigned long flags;
+
+	spin_lock_irqsave(&stack_cache_lock, flags);
+	if (stack_cache_nr)
+		stack = stack_cache[--stack_cache_nr];
+	spin_unlock_irqrestore(&stack_cache_lock, flags);
+	return stack ?: vmap_stack_alloc();
+}
+
+/* Any context: release_task() runs it with IRQs off. */
+void thread_stack_free(void *stack)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&stack_cache_lock, flags);
+	if (stack_cache_nr < STACK_CACHE_MAX) {
+		stack_cache[stack_cache_nr++] = stack;
+		stack = NULL;
+	}
+	spin_unlock_irqrestore(&stack_cache_lock, flags);
+	if (stack)
+		vmap_stack_free(stack);
+}
+
+unsigned int thread_stack_cache_drain(void)
+{
+	unsigned int n = 0;
+	unsigned long flags;
+	void *stack;
+
+	for (;; n++) {
+		spin_lock_irqsave(&stack_cache_lock, flags);
+		stack = stack_cache_nr ? stack_cache[--stack_cache_nr] : NULL;
+		spin_unlock_irqrestore(&stack_cache_lock, flags);
+		if (!stack)
+			return n;
+		vmap_stack_free(stack);
+	}
+}
+
 unsigned int vmap_stacks_in_use(void)
 {
 	return READ_ONCE(slots_used);

@@ -7,6 +7,12 @@
 void vmap_stack_init(void);
 void *vmap_stack_alloc(void);
 void vmap_stack_free(void *stack);
+/* A thread's stack: from the cache of exited threads' stacks, or new. */
+void *thread_stack_alloc(void);
+/* Into the cache (mapped, kept), or freed when the cache is full. */
+void thread_stack_free(void *stack);
+/* Free every cached stack (memory tests); returns how many. */
+unsigned int thread_stack_cache_drain(void);
 unsigned int vmap_stacks_in_use(void);
 unsigned int vmap_stack_slots(void);
 bool in_stack_guard(u64 addr);

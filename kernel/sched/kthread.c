@@ -53,7 +53,7 @@ static struct task_struct *alloc_task(void)
 
 	if (!p)
 		return NULL;
-	p->stack = vmap_stack_alloc();
+	p->stack = thread_stack_alloc();
 	if (!p->stack) {
 		kfree(p);
 		return NULL;
@@ -132,7 +132,7 @@ void release_task(struct task_struct *p)
 	spin_unlock_irqrestore(&tasklist_lock, flags);
 	if (p == &init_task)
 		return; /* its stack is the boot stack, in the image */
-	vmap_stack_free(p->stack);
+	thread_stack_free(p->stack);
 	kfree(p);
 }
 

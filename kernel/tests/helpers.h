@@ -2,6 +2,7 @@
 #ifndef KERNEL_TESTS_HELPERS_H
 #define KERNEL_TESTS_HELPERS_H
 
+#include <asm/vmap_stack.h>
 #include <kernel/board.h>
 #include <kernel/cpu.h>
 #include <kernel/cpu_ops.h>
@@ -99,12 +100,14 @@ static inline bool wait_threads_reaped(unsigned int n)
 }
 
 /*
- * The memory counters with every online CPU's kmalloc caches given back
- * first: a slab page that only cached objects keep is then free again,
- * so free pages compare exactly across an operation that used kmalloc.
+ * The memory counters with every online CPU's kmalloc caches and the
+ * cached thread stacks given back first: a slab page that only cached
+ * objects keep is then free again, so free pages compare exactly across
+ * an operation that used kmalloc or made threads.
  */
 static inline void mem_get_stats_drained(struct mem_stats *st)
 {
+	thread_stack_cache_drain();
 	kmalloc_drain_caches();
 	mem_get_stats(st);
 }
