@@ -30,7 +30,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.dont_write_bytecode = True   # no __pycache__ in the work tree
 sys.path.insert(0, os.path.join(ROOT, "tests"))
 from harness.ktap import KtapWriter, print_failure   # noqa: E402
-from harness.qemu import qemu_sh_argv, run_qemu       # noqa: E402
+from harness.qemu import BootFailed, bench_boot       # noqa: E402
 
 DESIGNS = ("rwlock", "percpu_rwsem", "stop_machine", "rcu")
 CONFIGS = {
@@ -159,25 +159,11 @@ def ktap(results, out):
     return checks.print()
 
 
-class BootFailed(Exception):
-    pass
-
-
 def boot(config, cycles, ms, timeout, i):
     """Boot i of the configuration; its console output and seconds."""
     append = f"bench=hotplug bench.cycles={cycles} bench.ms={ms} poweroff"
     log_path = os.path.join(ROOT, "build", f"bench-{config}.{i}.log")
-    with open(log_path, "w") as log:
-        run = run_qemu(qemu_sh_argv(CONFIGS[config], timeout, append=append),
-                       timeout, log, cwd=ROOT)
-    output = "\n".join(run.stdout)
-    if run.status != 0 or "bench: done" not in output:
-        with open(log_path, errors="replace") as log:
-            sys.stderr.write(log.read()[-4000:])
-        why = "timed out" if run.timed_out else f"exit {run.status}"
-        raise BootFailed(f"the {config} boot failed ({why});"
-                         f" its console is in {os.path.relpath(log_path, ROOT)}")
-    return output, run.seconds
+    return bench_boot(CONFIGS[config], append, timeout, log_path, config, ROOT)
 
 
 def fmt_rate(v):

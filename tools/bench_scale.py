@@ -31,7 +31,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.dont_write_bytecode = True   # no __pycache__ in the work tree
 sys.path.insert(0, os.path.join(ROOT, "tests"))
 from harness.ktap import KtapWriter, print_failure   # noqa: E402
-from harness.qemu import qemu_sh_argv, run_qemu       # noqa: E402
+from harness.qemu import BootFailed, bench_boot       # noqa: E402
 
 READERS = ("one_section", "per_cpu", "percpu_rwsem", "rwlock")
 HIST = ("p50", "p99", "p999", "max")
@@ -113,26 +113,12 @@ def aggregate(asked, boots):
     return {"asked": asked, "boots": boots, "figures": figures, "spread": spread}
 
 
-class BootFailed(Exception):
-    pass
-
-
 def boot(cpus, ms, i):
     """Boot i of bench=scale at cpus; its console output and seconds."""
     append = f"bench=scale bench.scale_ms={ms} poweroff"
     log_path = os.path.join(ROOT, "build", f"scale-{cpus}.{i}.log")
-    timeout = timeout_for(cpus)
-    with open(log_path, "w") as log:
-        run = run_qemu(qemu_sh_argv(qemu_options(cpus), timeout, append=append),
-                       timeout, log, cwd=ROOT)
-    output = "\n".join(run.stdout)
-    if run.status != 0 or "bench: done" not in output:
-        with open(log_path, errors="replace") as log:
-            sys.stderr.write(log.read()[-4000:])
-        why = "timed out" if run.timed_out else f"exit {run.status}"
-        raise BootFailed(f"the -smp {cpus} boot failed ({why});"
-                         f" its console is in {os.path.relpath(log_path, ROOT)}")
-    return output, run.seconds
+    return bench_boot(qemu_options(cpus), append, timeout_for(cpus), log_path,
+                      f"-smp {cpus}", ROOT)
 
 
 def ktap(runs):

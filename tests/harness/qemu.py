@@ -6,6 +6,7 @@ import os
 import selectors
 import signal
 import subprocess
+import sys
 import threading
 import time
 
@@ -124,3 +125,25 @@ def stop_all(sig=signal.SIGTERM):
     with RUNNING_LOCK:
         for proc in RUNNING:
             stop(proc, sig)
+
+
+class BootFailed(Exception):
+    pass
+
+
+def bench_boot(options, append, timeout, log_path, what, root):
+    """One benchmark boot (make bench, make bench-scale): its console
+    output and seconds. A boot that does not end with 'bench: done' and
+    power off raises BootFailed naming `what` and its log, after the log's
+    end went to stderr."""
+    with open(log_path, "w") as log:
+        run = run_qemu(qemu_sh_argv(options, timeout, append=append),
+                       timeout, log, cwd=root)
+    output = "\n".join(run.stdout)
+    if run.status != 0 or "bench: done" not in output:
+        with open(log_path, errors="replace") as log:
+            sys.stderr.write(log.read()[-4000:])
+        why = "timed out" if run.timed_out else f"exit {run.status}"
+        raise BootFailed(f"the {what} boot failed ({why}); its console is in "
+                         f"{os.path.relpath(log_path, root)}")
+    return output, run.seconds
