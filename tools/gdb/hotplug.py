@@ -104,7 +104,13 @@ class HpRcu(gdb.Command):
     def invoke(self, arg, from_tty):
         rs = sym("rcu_state")
         seq, done = int(rs["gp_seq"]), int(rs["gp_completed"])
-        owing = [c for c in range(nr_cpu_ids()) if mask_test(rs["qsmask"], c)]
+        # Each leaf of the combining tree holds the bits of the CPUs from
+        # its grplo on (rcu.h); leaf 1 starts where leaf 0's CPUs end.
+        nodes = rs["nodes"]
+        fanout = (int(nodes[1]["grplo"]) if int(rs["nr_nodes"]) > 1
+                  else nr_cpu_ids())
+        owing = [c for c in range(nr_cpu_ids())
+                 if int(nodes[c // fanout]["qsmask"]) >> (c % fanout) & 1]
         gdb.write(f"grace period {seq}, completed {done}, CPUs owing: "
                   f"{owing if seq != done else []}\n")
         gdb.write("CPU   QUEUED  INVOKED   DONE   WAIT   NEXT\n")
