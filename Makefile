@@ -87,7 +87,7 @@ help:
 	@echo "make bench      the four hotplug designs side by side, -smp 4 and 8,"
 	@echo "                raspi3b with TF-A; firmware vs kernel share of each"
 	@echo "                down and up: tables and build/bench.json (docs/benchmarks.md)"
-	@echo "make bench-scale  -smp 4, 64, 256, 512: walks of every CPU, wake-ups,"
+	@echo "make bench-scale  -smp 4, 64, 128, 256, 512: walks of every CPU, wake-ups,"
 	@echo "                hotplug, grace periods, boot against the CPU count:"
 	@echo "                build/scale.json, .csv, .png (SCALE_CPUS=4,64, SCALE_BOOTS=3)"
 	@echo "make bench-linux  Debian's Linux on the same QEMU: boot, offline+online"
@@ -196,7 +196,7 @@ bench: $(B)/Image
 # wake-ups, hotplug and grace periods against the CPU count; a table,
 # build/scale.json, .csv and .png. SCALE_CPUS=4,64 for fewer counts,
 # SCALE_BOOTS=3 for each figure's median over three boots.
-SCALE_CPUS ?= 4,64,256,512
+SCALE_CPUS ?= 4,64,128,256,512
 SCALE_BOOTS ?= 1
 bench-scale: $(B)/Image
 	python3 tools/bench_scale.py --cpus $(SCALE_CPUS) --boots $(SCALE_BOOTS)
