@@ -991,8 +991,10 @@ SCALE_BOOTS = [
          forbid=(r"Kernel panic", r"rcu detected stalls")),
     Boot("virt-smp512-gicv3",
          ["--smp", "512", "--gic", "3", "--mem", "1G"],
-         append=f"test=smp,{HOTPLUG} hotplug.cycles=20",
-         timeout=2400,
+         # Not hotplug_readers: its stop_machine design makes all 512 vCPUs
+         # spin at once, which 2 host cores run at a crawl (docs/scale.md).
+         append="test=smp,hotplug,hotplug_fault",
+         timeout=1200,
          script=SCALE_SHELL_512,
          expect=(r"\bBrought up 512 of 512 CPUs$",),
          forbid=(r"Kernel panic", r"rcu detected stalls")),
