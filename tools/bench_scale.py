@@ -191,17 +191,22 @@ def table(runs, md=False):
     out = []
     sep = (lambda cells: "| " + " | ".join(cells) + " |") if md else \
         (lambda cells: "  ".join(f"{c:>14}" for c in cells))
-    for what, key, pcts in (("preemption-off span, us (p50 / p99 / p99.9 / max)",
-                             "preempt_off_ns", HIST),
-                            ("whole walk, us (p50 / p99)", "walk_ns", ("p50", "p99")),
-                            ("wake-up on the walking CPU, us (p50 / p99 / max)",
-                             "wake_ns", WAKE)):
+
+    def heading(what):
+        """A table's title and its CPUs-and-readers header row."""
         out.append(f"**{what}**" if md else what)
         if md:
             out.append("")
         out.append(sep(["CPUs"] + list(READERS)))
         if md:
             out.append("|" + "---|" * (len(READERS) + 1))
+
+    for what, key, pcts in (("preemption-off span, us (p50 / p99 / p99.9 / max)",
+                             "preempt_off_ns", HIST),
+                            ("whole walk, us (p50 / p99)", "walk_ns", ("p50", "p99")),
+                            ("wake-up on the walking CPU, us (p50 / p99 / max)",
+                             "wake_ns", WAKE)):
+        heading(what)
         for r in rows(runs):
             f = r["figures"]
             cells = [cpus_cell(r)]
@@ -215,12 +220,7 @@ def table(runs, md=False):
     if nboots > 1:
         what = (f"preemption-off span p99 and p99.9, us: lowest-highest of "
                 f"{nboots} boots")
-        out.append(f"**{what}**" if md else what)
-        if md:
-            out.append("")
-        out.append(sep(["CPUs"] + list(READERS)))
-        if md:
-            out.append("|" + "---|" * (len(READERS) + 1))
+        heading(what)
         for r in rows(runs):
             sp = r.get("spread", {})
             cells = [cpus_cell(r)]
