@@ -153,7 +153,7 @@ $(B)/%.o: %.S Makefile | $(GENERATED)
 $(B)/kallsyms0.S: tools/kallsyms.py
 	@mkdir -p $(B)
 	echo | tools/kallsyms.py > $@
-$(B)/kallsyms0.o $(B)/kallsyms.o: $(B)/%.o: $(B)/%.S
+$(B)/kallsyms0.o $(B)/kallsyms.o: $(B)/%.o: $(B)/%.S | $(B)/.setup-ok
 	@echo "  AS      $<"
 	@$(CC) $(ASFLAGS) -c $< -o $@
 $(B)/kernel.pass1.elf: $(OBJS) $(B)/kallsyms0.o linker.ld

@@ -21,10 +21,13 @@ def log_excerpt(path):
     return "\n".join([head] + ["    | " + line for line in lines])
 
 
-def case_lines(path, checks, limit=20):
-    """The log's own lines of each failed KTAP case: its `# case: ...`
-    diagnostics and result line, which the log's tail often no longer
-    holds (a later case printed hundreds of lines)."""
+def case_lines(path, checks, limit=60):
+    """The log's lines of each failed KTAP case: everything from the
+    result line before its own up to its `not ok` line, so the kernel's
+    messages printed meanwhile (a hotplug step's error, a backtrace) come
+    with the case's diagnostics. The log's tail often no longer holds them
+    (a later case printed hundreds of lines). Past `limit` lines, the
+    case's own `# case:` lines and the last ones are kept."""
     leaves = {c.name.rsplit(".", 1)[-1] for c in checks if not c.ok}
     leaves = {l for l in leaves if re.fullmatch(r"\w+", l)}
     if not leaves:
@@ -34,13 +37,22 @@ def case_lines(path, checks, limit=20):
             lines = f.read().splitlines()
     except OSError:
         return ""
+    result = re.compile(r"\b(?:not )?ok \d+ ")
     out = []
     for leaf in sorted(leaves):
-        mine = [l for l in lines
-                if re.search(rf"#\s*{leaf}:|\bnot ok \d+ {leaf}\b", l)]
-        if mine:
-            out.append(f"    --- lines of {leaf} ---")
-            out += ["    | " + l for l in mine[:limit]]
+        end = next((i for i, l in enumerate(lines)
+                    if re.search(rf"\bnot ok \d+ {leaf}\b", l)), None)
+        if end is None:
+            continue
+        start = end
+        while start > 0 and not result.search(lines[start - 1]):
+            start -= 1
+        mine = lines[start:end + 1]
+        if len(mine) > limit:
+            own = [l for l in mine[:-limit // 2] if re.search(rf"#\s*{leaf}:", l)]
+            mine = own[:limit // 2] + ["[...]"] + mine[-limit // 2:]
+        out.append(f"    --- lines of {leaf} (from the result before it) ---")
+        out += ["    | " + l for l in mine]
     return "\n".join(out)
 
 

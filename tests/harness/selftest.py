@@ -13,6 +13,7 @@ from harness.console import Script, strip_timestamp
 from harness.host import run_tool_check
 from harness.ktap import Check, KtapWriter, ktap_checks, parse_ktap, result_name
 from harness.qemu import run_qemu
+from harness.report import case_lines
 from matrix import Boot, Step
 
 # (name, console text, passed, failed): run with --self-test after changing the parser.
@@ -202,6 +203,23 @@ def host_timeout_checks():
             Check("its child killed", gone(lines))]
 
 
+def case_lines_checks():
+    """A failed case's excerpt holds the kernel's lines printed during
+    it (not only its `# case:` lines), and nothing of the case before."""
+    log = ("    # before: not mine\n    ok 1 before\n"
+           "sched: CPU3: threads did not leave within 2000 ms\n"
+           "    # late: expected err == 0\n    not ok 2 late\n    ok 3 after\n")
+    with tempfile.NamedTemporaryFile("w", suffix=".log", delete=False) as f:
+        f.write(log)
+    try:
+        text = case_lines(f.name, [Check("hotplug.late", False)])
+    finally:
+        os.unlink(f.name)
+    return [Check("the kernel's line is shown", "did not leave" in text, text),
+            Check("the case's lines are shown", "expected err" in text, text),
+            Check("the case before is not", "not mine" not in text, text)]
+
+
 def count(name, checks, want_passed, want_failed):
     """Prints a self-test's outcome; returns 1 if it is not as wanted."""
     passed = sum(c.ok for c in checks)
@@ -231,6 +249,7 @@ def self_test():
     for name, results, want_passed, want_failed in WRITER_SELF_TESTS:
         bad += count(name, writer_checks(results), want_passed, want_failed)
     bad += count("run_qemu: a run past its timeout is killed", timeout_checks(), 3, 0)
+    bad += count("report: a failed case's lines", case_lines_checks(), 3, 0)
     bad += count("host check: a command past its timeout is killed", host_timeout_checks(),
                  3, 0)
     return 1 if bad else 0
