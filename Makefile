@@ -43,8 +43,8 @@ arch-y := $(addprefix arch/arm64/, head.o entry.o cache.o smccc.o \
 	early_mmu.o mmu.o traps.o stacktrace.o switch.o smp.o pen.o \
 	vmap_stack.o psci_floor.o)
 kernel-y := $(addprefix kernel/, main.o printk.o params.o devicetree.o \
-	board.o cpu_array.o time.o smp.o irq.o timer.o tick.o shell.o console_input.o \
-	bench.o kunit.o)
+	board.o cpu_array.o time.o smp.o irq.o timer.o tick.o tick_broadcast.o \
+	shell.o console_input.o bench.o kunit.o)
 mm-y := $(addprefix kernel/mm/, memblock.o page_alloc.o kmalloc.o \
 	kmalloc_cache.o kmalloc_bench.o percpu.o)
 sched-y := $(addprefix kernel/sched/, core.o kthread.o idle.o wait.o \
@@ -55,20 +55,22 @@ trace-y := $(addprefix kernel/trace/, ring.o trace.o dump.o bench.o)
 hotplug-y := $(addprefix kernel/hotplug/, core.o cpu.o sync.o \
 	stop_machine.o pen.o bench.o scale_bench.o shell.o snapshot.o)
 power-y := $(addprefix kernel/power/, governor.o policy.o model.o \
-	workload.o run.o shell.o)
+	workload.o run.o shell.o qos.o)
 debug-y := $(addprefix kernel/debug/, panic.o kallsyms.o stackprotector.o \
 	smp_processor_id.o lkdtm.o fault.o)
 tests-y := $(addprefix kernel/tests/, boot_test.o mm_test.o mmu_test.o \
 	smp_test.o sched_test.o rcu_test.o hotplug_test.o hotplug_fault_test.o \
 	hotplug_readers_test.o irq_test.o timer_test.o governor_test.o \
-	psci_test.o trace_test.o)
+	psci_test.o trace_test.o cpuidle_test.o)
 lib-y := $(addprefix lib/, string.o vsprintf.o bitmap.o cpumask.o \
 	cmdline.o fdt.o stats.o)
 drivers-y := $(addprefix drivers/, serial/pl011.o serial/bcm2835_aux_uart.o \
 	firmware/psci.o firmware/psci_floor.o firmware/psci_node.o firmware/spin_table.o \
 	irqchip/irq-gic-common.o irqchip/irq-gic.o irqchip/irq-gic-v3.o \
 	irqchip/irq-bcm2836.o watchdog/bcm2835_wdt.o \
-	clocksource/arm_arch_timer.o clocksource/arm_arch_timer_node.o)
+	clocksource/arm_arch_timer.o clocksource/arm_arch_timer_node.o \
+	cpuidle/cpuidle.o cpuidle/cpuidle-psci.o cpuidle/dt_idle_states.o \
+	cpuidle/governor_menu.o cpuidle/shell.o)
 OBJS := $(addprefix $(B)/,$(arch-y) $(kernel-y) $(mm-y) $(sched-y) \
 	$(rcu-y) $(hotplug-y) $(trace-y) $(power-y) $(debug-y) $(tests-y) $(lib-y) \
 	$(drivers-y))

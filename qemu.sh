@@ -10,6 +10,7 @@ build=$root/build
 # (tests/boot-shim.S) is assembled with them.
 UBOOT_BIN=/usr/lib/u-boot/qemu_arm64/u-boot.bin
 RASPI3B_DTB=$build/dtbs/bcm2837-rpi-3-b.dtb
+IDLE_STATES_DEFAULT=$root/tools/idle-states/qemu-default.dtsi
 # --bad-dtb memory map on virt (RAM starts at 0x40000000). QEMU itself puts
 # its own DTB in the first MiB of RAM when it boots without -kernel (it does
 # so for firmware), so the shim goes just above it.
@@ -66,6 +67,13 @@ Quit by hand with Ctrl-A X.
                           the kernel with x0 = FILE loaded at 0x44000000, or
                           with x0 = 0 for `none` (virt only)
   --dtb FILE              give QEMU this device tree (-dtb), as is
+  --idle-states default|none|FILE
+                          virt: idle states added to QEMU's tree (which
+                          has none) for every CPU: default is
+                          tools/idle-states/qemu-default.dtsi, FILE a
+                          fragment like it (its labelled states, in
+                          order), none for QEMU's tree as is; ignored
+                          with --dtb or --bad-dtb
   --dump-dtb FILE         write the device tree QEMU would pass to the kernel
                           (with the command line of --append) and exit
   --image FILE            kernel Image to boot (default build/Image)
@@ -146,6 +154,7 @@ raspi3b_dtb() {
 
 machine=virt smp=4 gic=2 el2=0 cpu=cortex-a53 mem=256M
 append="" append_set=0 uboot=0 bad_dtb="" dtb="" dump_dtb="" firmware="" el1=0
+idle_states=""
 image=$build/Image gdb=0 gdb_port=1234 timeout_s="" extra=()
 smp_set=0 mem_set=0 cpu_set=0 gic_set=0 console=pl011
 
@@ -167,6 +176,7 @@ while [ $# -gt 0 ]; do
     --bad-dtb)  need_arg "$@"; bad_dtb=$2; shift ;;
     --dtb)      need_arg "$@"; dtb=$2; shift ;;
     --dump-dtb) need_arg "$@"; dump_dtb=$2; shift ;;
+    --idle-states) need_arg "$@"; idle_states=$2; shift ;;
     --image)    need_arg "$@"; image=$2; shift ;;
     --gdb)      gdb=1 ;;
     --gdb-port) need_arg "$@"; gdb_port=$2; shift ;;
@@ -212,6 +222,15 @@ case "$machine" in
     fi
     machine_opts="virt,gic-version=$gic"
     [ "$el2" = 0 ] || machine_opts+=",virtualization=on"
+    case "$idle_states" in
+      ""|default) idle_states=$IDLE_STATES_DEFAULT ;;
+      none) ;;
+      *) [ -e "$idle_states" ] || die "--idle-states: $idle_states not found" ;;
+    esac
+    if [ "$idle_states" != none ] && { [ -n "$dtb" ] || [ -n "$bad_dtb" ]; }; then
+      # A tree given as is keeps what it has.
+      idle_states=none
+    fi
     ;;
   raspi3b)
     # The board is fixed: 1 GiB, 4 Cortex-A53, entry at EL2, no GIC option.
@@ -223,6 +242,7 @@ case "$machine" in
     [ "$uboot" = 0 ] || die "--uboot is only wired up for virt"
     [ -z "$bad_dtb" ] || die "--bad-dtb uses virt's memory map; it is virt only"
     [ "$el2" = 0 ] || echo "qemu.sh: note: raspi3b always enters at EL2" >&2
+    [ -z "$idle_states" ] || die "--idle-states is virt only (the Pi 3's tree is Debian's)"
     [ -n "$firmware" ] || [ "$el1" = 0 ] || die "--el1 goes with --firmware tfa"
     smp=4 mem=1G machine_opts=raspi3b
     case "$console" in
@@ -338,6 +358,39 @@ uboot_dtb() {
   echo "$out"
 }
 
+# The tree QEMU generates for the machine (and --extra devices), with the
+# idle states of the fragment $idle_states added: the fragment's labelled
+# states, in its order, become every CPU node's cpu-idle-states. One file
+# per (machine, fragment) pair, rebuilt when the fragment changes.
+idle_dtb() {
+  local key out tmp labels refs cpu
+  key=$(print_cmd "${machine_args[@]}" "${extra[@]}" | cat - "$idle_states" | cksum | cut -d' ' -f1)
+  out=$build/idle/virt-$key.dtb
+  if up_to_date "$out" "$idle_states" "$0"; then
+    echo "$out"
+    return
+  fi
+  tmp="$out.tmp.$$"
+  mkdir -p "$build/idle"
+  qemu-system-aarch64 -machine "$machine_opts,dumpdtb=$tmp.in" \
+    "${machine_args[@]:2}" -nographic "${extra[@]}" >/dev/null 2>&1 ||
+    die "could not dump QEMU's device tree"
+  labels=$(grep -oE '^[[:space:]]*[A-Za-z_][A-Za-z0-9_]*:' "$idle_states" | tr -d ' \t:')
+  [ -n "$labels" ] || die "--idle-states: $idle_states labels no state (LABEL: node { ... })"
+  refs=$(for l in $labels; do printf '&%s ' "$l"; done)
+  {
+    dtc -q -I dtb -O dts "$tmp.in"
+    cat "$idle_states"
+    for cpu in $(fdtget -l "$tmp.in" /cpus | grep '^cpu@'); do
+      echo "&{/cpus/$cpu} { cpu-idle-states = <${refs% }>; };"
+    done
+  } | dtc -q -I dts -O dtb -o "$tmp" - ||
+    die "--idle-states: dtc refused $idle_states merged into QEMU's tree"
+  rm -f "$tmp.in"
+  mv -f "$tmp" "$out"
+  echo "$out"
+}
+
 # ---- the command line -------------------------------------------------------
 
 # The machine: what decides the device tree QEMU generates.
@@ -346,6 +399,11 @@ machine_args=(-machine "$machine_opts")
 machine_args+=(-smp "$smp" -m "$mem")
 
 cmd=(qemu-system-aarch64 "${machine_args[@]}" -nographic -no-reboot)
+
+# virt's idle states: the tree with them is given as --dtb would be.
+if [ "$machine" = virt ] && [ "$idle_states" != none ]; then
+  dtb=$(idle_dtb) || exit
+fi
 
 # Console on stdio, muxed with the QEMU monitor (Ctrl-A C). Works without a
 # tty, e.g. with stdin from /dev/null under CI. On raspi3b that is the PL011

@@ -19,6 +19,7 @@
 #include <kernel/cpu.h>
 #include <kernel/cpu_array.h>
 #include <kernel/cpuhp.h>
+#include <kernel/cpuidle.h>
 #include <kernel/devicetree.h>
 #include <kernel/fault.h>
 #include <kernel/governor.h>
@@ -135,6 +136,7 @@ static void print_banner(void)
 	psci_print_info();
 	irqchip_print_info();
 	tick_print_info();
+	cpuidle_print_info();
 	pr_info("Command line: %s\n", boot_command_line);
 }
 
@@ -228,6 +230,7 @@ void start_kernel(phys_addr_t dtb_pa, u32 entry_el, phys_addr_t kimage_pa)
 	interrupts_init();
 	smp_init_ipis();
 	faults_init(boot_command_line); /* after the CPU maps and the timer */
+	cpuidle_init(); /* libfdt: before other threads */
 	print_banner();
 
 	if (!kthread_run(kernel_init, NULL, "init"))

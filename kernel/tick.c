@@ -45,6 +45,7 @@ static DEFINE_CPU_ARRAY(struct tick_cpu, tick_cpus);
  */
 struct tick_local {
 	u64 next; /* counter value the next tick is set for */
+	u64 dev_next; /* what the device is set for (~0: stopped) */
 	bool running; /* between tick_cpu_start() and tick_cpu_stop() */
 };
 
@@ -58,12 +59,21 @@ static u64 jiffies_to_cycles(u64 j)
 	return j / HZ * freq + DIV_ROUND_UP(j % HZ * freq, HZ);
 }
 
+static void tick_set_device(struct tick_local *tl, u64 cycles)
+{
+	tl->dev_next = cycles;
+	if (cycles == ~0ULL)
+		tick_dev->shutdown();
+	else
+		tick_dev->set_next_event(cycles);
+}
+
 static void tick_program_next(struct tick_local *tl)
 {
 	u64 next = jiffies_to_cycles(get_jiffies_64() + 1);
 
 	WRITE_ONCE(tl->next, next);
-	tick_dev->set_next_event(next);
+	tick_set_device(tl, next);
 }
 
 /* The clock event handler: interrupt context, IRQs masked. */
@@ -75,6 +85,7 @@ static void tick_handle_periodic(void)
 	if (!tl->running)
 		return; /* an event that raced tick_cpu_stop() */
 	WRITE_ONCE(tc->count, tc->count + 1);
+	tick_broadcast_handle();
 	tick_program_next(tl);
 	run_local_timers();
 	scheduler_tick();
@@ -126,10 +137,39 @@ void tick_cpu_stop(void)
 	if (!tick_dev)
 		return;
 	local_irq_save(flags);
+	tick_broadcast_offline(smp_processor_id());
 	this_cpu_write(tick_local.running, false);
 	tick_dev->shutdown();
 	disable_percpu_irq(tick_dev->irq);
 	local_irq_restore(flags);
+}
+
+/*
+ * For the broadcast (kernel/tick_broadcast.c) and the idle states: the
+ * counter value this CPU's timer is due at (~0: none), stopping it as an
+ * idle state that loses it would, and setting it again afterwards.
+ */
+u64 tick_local_next(void)
+{
+	struct tick_local *tl = this_cpu_ptr(&tick_local);
+
+	return tick_dev && tl->running ? tl->next : ~0ULL;
+}
+
+void tick_local_stop_device(void)
+{
+	struct tick_local *tl = this_cpu_ptr(&tick_local);
+
+	if (tick_dev && tl->running)
+		tick_set_device(tl, ~0ULL);
+}
+
+void tick_local_restart_device(void)
+{
+	struct tick_local *tl = this_cpu_ptr(&tick_local);
+
+	if (tick_dev && tl->running && tl->next != ~0ULL)
+		tick_set_device(tl, tl->next);
 }
 
 u64 tick_count_cpu(unsigned int cpu)
@@ -183,24 +223,31 @@ void tick_nohz_idle_enter(void)
 		WRITE_ONCE(tc->stopped, false);
 		return; /* a timer is due by the next tick anyway */
 	}
-	if (next == ~0ULL) {
-		tick_dev->shutdown();
-		WRITE_ONCE(tl->next, ~0ULL);
-	} else {
-		WRITE_ONCE(tl->next, jiffies_to_cycles(next));
-		tick_dev->set_next_event(tl->next);
-	}
+	WRITE_ONCE(tl->next, next == ~0ULL ? ~0ULL : jiffies_to_cycles(next));
+	/* The broadcast's host also wakes the CPUs whose timer stopped. */
+	tick_set_device(tl, min(tl->next,
+				tick_broadcast_host_next(smp_processor_id())));
 }
 
-/* With IRQs off, after WFI: back to a periodic tick. */
+/*
+ * With IRQs off, after WFI: back to a periodic tick. If the event that
+ * woke the CPU is the timer's own, leave it: setting the timer again now
+ * would withdraw the interrupt (the timer's is level-triggered) before
+ * IRQs are unmasked, and the tick that was due, with its timers and the
+ * broadcast's wake-ups, would wait for the next jiffy. Its handler sets
+ * the periodic tick.
+ */
 void tick_nohz_idle_exit(void)
 {
 	struct tick_cpu *tc = &tick_cpus[smp_processor_id()];
+	struct tick_local *tl = this_cpu_ptr(&tick_local);
 
 	if (!tc->stopped)
 		return;
 	WRITE_ONCE(tc->stopped, false);
-	tick_program_next(this_cpu_ptr(&tick_local));
+	if (tl->dev_next <= arch_counter_get())
+		return;
+	tick_program_next(tl);
 }
 
 void tick_nohz_kick(unsigned int cpu)

@@ -82,6 +82,32 @@ u64 tick_count_cpu(unsigned int cpu);
 /* The counter value cpu's next tick is programmed for (the start of a
  * jiffy); 0 if its tick never ran or cpu is offline. */
 u64 tick_next_event(unsigned int cpu);
+/*
+ * This CPU's timer for the idle states (IRQs off): when it is due (~0:
+ * never), stop it as a state with local-timer-stop would, set it again.
+ */
+u64 tick_local_next(void);
+void tick_local_stop_device(void);
+void tick_local_restart_device(void);
+
+/*
+ * The tick broadcast (kernel/tick_broadcast.c): a CPU about to enter an
+ * idle state that stops its timer registers its next event and is woken
+ * by an IPI from the CPU hosting the broadcast on its own timer.
+ * tick_broadcast_enter() returns 0 (this CPU's timer is now stopped) or
+ * -EBUSY: this CPU hosts the broadcast and must keep its timer.
+ */
+int tick_broadcast_enter(void);
+void tick_broadcast_exit(void);
+/* For the tick: wake sleepers whose event is due; the host's next one. */
+void tick_broadcast_handle(void);
+u64 tick_broadcast_host_next(unsigned int cpu);
+/* cpu's tick stops for good (hotplug): hand the broadcast on. */
+void tick_broadcast_offline(unsigned int cpu);
+/* Wake-ups cpu got from the broadcast, and how many CPUs sleep on it now. */
+u64 tick_broadcast_wakeups(unsigned int cpu);
+int tick_broadcast_host(void); /* the hosting CPU, -1 if none */
+
 /* Move every timer of a dead CPU to the calling CPU. */
 void timers_migrate_from(unsigned int cpu);
 /* Read hz=, set up every CPU's timer list: before any timer is used. */

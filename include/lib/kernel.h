@@ -17,6 +17,9 @@
 #define max(a, b) ((a) > (b) ? (a) : (b))
 #define clamp(v, lo, hi) min(max(v, lo), hi)
 
+#define U32_MAX ((u32)~0U)
+#define U64_MAX ((u64)~0ULL)
+
 #define BIT(n) (1UL << (n))
 #define GENMASK(h, l) (((~0UL) >> (63 - (h))) & (~0UL << (l)))
 #define BITS_PER_LONG 64

@@ -5,6 +5,7 @@
 #include <asm/barrier.h>
 #include <kernel/cpu.h>
 #include <kernel/cpuhp.h>
+#include <kernel/cpuidle.h>
 #include <kernel/rcupdate.h>
 #include <kernel/time.h>
 #include <kernel/timer.h>
@@ -133,13 +134,13 @@ static void cpu_do_idle(void)
 		 */
 		if (!need_resched()) {
 			tick_nohz_idle_enter();
-			dsb(sy);
-			wfi();
+			cpuidle_idle_call(); /* WFI, or a deeper state */
 			tick_nohz_idle_exit();
 		}
 		rcu_idle_exit();
 	}
 	local_irq_enable();
+	cpuidle_idle_exit_report();
 }
 
 void cpu_startup_entry(void)

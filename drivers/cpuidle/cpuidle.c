@@ -1,0 +1,258 @@
+/*
+ * The idle-state core: one idle period of one CPU. The idle loop calls
+ * cpuidle_idle_call() where it used to execute WFI, with IRQs off, the
+ * tick stopped if nothing needed it, and RCU in its extended quiescent
+ * state (so a deep state is, to RCU, exactly the WFI idle it was).
+ *
+ * For each period: the time to the next timer event, the latency limit
+ * (cpu_latency_qos_limit()), the governor's choice (governor_menu.c);
+ * a state that stops the local timer needs the tick broadcast, and when
+ * this CPU must host it, the deepest state that keeps the timer is used
+ * instead. Then the driver's enter (cpuidle-psci.c), the measured stay,
+ * and the counts that the power model and `cpuidle` read.
+ *
+ * A state the firmware refuses is disabled for every CPU and the reason
+ * printed, outside the idle path (nothing prints with RCU not watching).
+ */
+#define pr_fmt(fmt) "cpuidle: " fmt
+#include <asm/arch_timer.h>
+#include <asm/barrier.h>
+#include <kernel/cpu.h>
+#include <kernel/cpu_array.h>
+#include <kernel/cpuidle.h>
+#include <kernel/params.h>
+#include <kernel/percpu.h>
+#include <kernel/printk.h>
+#include <kernel/psci.h>
+#include <kernel/smp.h>
+#include <kernel/spinlock.h>
+#include <kernel/time.h>
+#include <kernel/timer.h>
+#include <lib/errno.h>
+#include <lib/printf.h>
+#include <string.h>
+
+#include "cpuidle_driver.h"
+
+static bool cpuidle_off;
+param_flag("cpuidle.off", cpuidle_off,
+	   "idle in WFI only, whatever states the device tree offers");
+
+static struct cpuidle_state states[CPUIDLE_STATE_MAX] = {
+	[0] = {.name = "WFI",
+	       .entry_latency_us = 1,
+	       .exit_latency_us = 1,
+	       .target_residency_us = 1},
+};
+static int state_count = 1;
+static cpuidle_enter_fn driver_enter;
+static int forced_state = -1;
+/* A firmware refusal to report from outside the idle path. */
+static struct {
+	int idx, err;
+} refusal = {-1, 0};
+
+static DEFINE_CPU_ARRAY(struct cpuidle_device, cpuidle_devices);
+
+static void default_idle(void)
+{
+	dsb(sy);
+	wfi();
+}
+
+int cpuidle_state_count(void)
+{
+	return state_count;
+}
+
+const struct cpuidle_state *cpuidle_get_state(int idx)
+{
+	return idx >= 0 && idx < state_count ? &states[idx] : NULL;
+}
+
+void cpuidle_get_usage(unsigned int cpu, struct cpuidle_state_usage *out,
+		       int count)
+{
+	for (int i = 0; i < count; i++)
+		out[i] = cpu < nr_cpu_ids && cpuidle_devices
+				 ? cpuidle_devices[cpu].states[i]
+				 : (struct cpuidle_state_usage){0};
+}
+
+static void nop(void *unused)
+{
+}
+
+/*
+ * After a change of what idle CPUs may choose: a CPU asleep in a state
+ * stays there until some interrupt, so call every CPU and wait. When
+ * this returns, each has left the period it was in (and counted it) and
+ * chooses afresh (Linux's wake_up_all_idle_cpus() does not wait).
+ */
+void cpuidle_kick_all_sync(void)
+{
+	on_each_cpu(nop, NULL, true);
+}
+
+int cpuidle_force_state(int idx)
+{
+	if (idx < -1 || idx >= state_count)
+		return -EINVAL;
+	WRITE_ONCE(forced_state, idx);
+	cpuidle_kick_all_sync();
+	return 0;
+}
+
+int cpuidle_set_disabled(int idx, bool disabled)
+{
+	if (idx < 1 || idx >= state_count)
+		return -EINVAL;
+	WRITE_ONCE(states[idx].disabled, disabled);
+	cpuidle_kick_all_sync();
+	return 0;
+}
+
+/* The deepest usable state at most idx that keeps the local timer. */
+static int shallower_with_timer(int idx, u32 limit)
+{
+	while (idx > 0 && (states[idx].disabled ||
+			   states[idx].flags & CPUIDLE_FLAG_TIMER_STOP ||
+			   states[idx].exit_latency_us > limit))
+		idx--;
+	return idx;
+}
+
+/* A forced state, if it is usable now; else the shallower one that is. */
+static int forced_choice(int idx, u32 limit)
+{
+	while (idx > 0 &&
+	       (states[idx].disabled || states[idx].exit_latency_us > limit))
+		idx--;
+	return idx;
+}
+
+static void account(struct cpuidle_device *dev, int idx, u64 stay_ns, u32 limit)
+{
+	struct cpuidle_state_usage *u = &dev->states[idx];
+
+	u->usage++;
+	u->time_ns += stay_ns;
+	dev->last_state = idx;
+	dev->last_residency_ns = stay_ns;
+	if (idx && stay_ns < (u64)states[idx].target_residency_us * 1000) {
+		u->above++;
+		return;
+	}
+	for (int i = idx + 1; i < state_count; i++)
+		if (!states[i].disabled && states[i].exit_latency_us <= limit &&
+		    stay_ns >= (u64)states[i].target_residency_us * 1000) {
+			u->below++;
+			return;
+		}
+}
+
+/* The driver's answer for state idx: 0, CPUIDLE_DEMOTED or an error. */
+static void note_result(struct cpuidle_device *dev, int idx, int ret)
+{
+	if (ret == CPUIDLE_DEMOTED) {
+		dev->states[idx].demoted++;
+	} else if (ret < 0) {
+		dev->states[idx].rejected++;
+		/* Firmware refusals do not change: stop asking. */
+		WRITE_ONCE(states[idx].disabled, true);
+		if (READ_ONCE(refusal.idx) < 0) {
+			refusal.err = ret;
+			WRITE_ONCE(refusal.idx, idx);
+		}
+	}
+}
+
+void cpuidle_idle_call(void)
+{
+	struct cpuidle_device *dev;
+	int idx, forced, ret = 0;
+	u64 now, next, next_ns, t0, t1, stay_ns;
+	u32 limit;
+
+	if (state_count == 1 || cpuidle_off || !cpuidle_devices) {
+		default_idle();
+		return;
+	}
+	dev = &cpuidle_devices[smp_processor_id()];
+	now = arch_counter_get();
+	next = tick_local_next();
+	next_ns = next == ~0ULL ? U64_MAX
+		  : next > now ? cycles_to_ns(next - now, arch_timer_get_freq())
+			       : 0;
+	limit = cpu_latency_qos_limit();
+	forced = READ_ONCE(forced_state);
+	if (forced >= 0)
+		idx = forced_choice(forced, limit);
+	else
+		idx = menu_select(states, state_count, &dev->menu, next_ns,
+				  limit);
+	if (states[idx].flags & CPUIDLE_FLAG_TIMER_STOP &&
+	    tick_broadcast_enter()) {
+		dev->broadcast_refused++;
+		idx = shallower_with_timer(idx, limit);
+	}
+	t0 = arch_counter_get();
+	if (idx)
+		ret = driver_enter(idx, &states[idx]);
+	else
+		default_idle();
+	t1 = arch_counter_get();
+	if (states[idx].flags & CPUIDLE_FLAG_TIMER_STOP)
+		tick_broadcast_exit();
+	stay_ns = cycles_to_ns(t1 - t0, arch_timer_get_freq());
+	note_result(dev, idx, ret);
+	account(dev, idx, stay_ns, limit);
+	if (forced < 0)
+		menu_reflect(&dev->menu, stay_ns);
+}
+
+void cpuidle_idle_exit_report(void)
+{
+	int idx = READ_ONCE(refusal.idx);
+
+	if (likely(idx < 0))
+		return;
+	/* One report per refusal: the first CPU here prints it. */
+	if (!__atomic_compare_exchange_n(&refusal.idx, &idx, -1, false,
+					 __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+		return;
+	pr_err("state %d (%s, psci-suspend-param %#x) refused by the "
+	       "firmware: %s (%d); disabled on every CPU\n",
+	       idx, states[idx].name, states[idx].psci_param,
+	       psci_error_name(refusal.err), refusal.err);
+}
+
+void cpuidle_register_states(const struct cpuidle_state *s, int count,
+			     cpuidle_enter_fn enter)
+{
+	count = min(count, CPUIDLE_STATE_MAX - 1);
+	memcpy(&states[1], s, count * sizeof(*s));
+	state_count = 1 + count;
+	driver_enter = enter;
+	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++) {
+		menu_device_init(&cpuidle_devices[cpu].menu);
+		cpuidle_devices[cpu].last_state = -1;
+	}
+}
+
+void cpuidle_print_info(void)
+{
+	char line[256];
+	int n = 0;
+
+	for (int i = 0; i < state_count; i++)
+		n += snprintf(line + n, sizeof(line) - n, "%s%s (%u/%u us%s)",
+			      i ? ", " : "", states[i].name,
+			      states[i].exit_latency_us,
+			      states[i].target_residency_us,
+			      states[i].flags & CPUIDLE_FLAG_TIMER_STOP
+				      ? ", timer stops"
+				      : "");
+	pr_info("%s%s\n", cpuidle_off ? "off (cpuidle.off), would use: " : "",
+		line);
+}

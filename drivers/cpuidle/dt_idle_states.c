@@ -1,0 +1,81 @@
+/*
+ * Reading a CPU's idle states from the device tree (the binding of
+ * Linux's Documentation/devicetree/bindings/cpu/idle-states.yaml): the
+ * CPU node's cpu-idle-states phandles, each an "arm,idle-state" node with
+ * entry-latency-us, exit-latency-us, min-residency-us, optionally
+ * wakeup-latency-us and local-timer-stop, and for PSCI the
+ * arm,psci-suspend-param to pass to CPU_SUSPEND. A state the tree gets
+ * wrong is kept in the list with the reason, so the boot can say which
+ * one and why, and never used. No firmware call, no allocation.
+ */
+#include <libfdt.h>
+#include <lib/fdt.h>
+#include <string.h>
+
+#include "dt_idle_states.h"
+
+static const char *read_state(const void *fdt, int node,
+			      struct cpuidle_state *st)
+{
+	const char *name;
+	u32 wakeup;
+
+	if (fdt_node_check_compatible(fdt, node, "arm,idle-state"))
+		return "not compatible with arm,idle-state";
+	if (!fdt_node_available(fdt, node))
+		return "status is not okay";
+	if (fdt_read_u32(fdt, node, "entry-latency-us", &st->entry_latency_us))
+		return "no entry-latency-us";
+	if (fdt_read_u32(fdt, node, "exit-latency-us", &st->exit_latency_us))
+		return "no exit-latency-us";
+	if (fdt_read_u32(fdt, node, "min-residency-us",
+			 &st->target_residency_us))
+		return "no min-residency-us";
+	if (fdt_read_u32(fdt, node, "arm,psci-suspend-param", &st->psci_param))
+		return "no arm,psci-suspend-param";
+	/* The binding: wakeup-latency-us, else entry + exit. */
+	if (fdt_read_u32(fdt, node, "wakeup-latency-us", &wakeup))
+		wakeup = st->entry_latency_us + st->exit_latency_us;
+	st->exit_latency_us = wakeup;
+	if (fdt_getprop(fdt, node, "local-timer-stop", NULL))
+		st->flags |= CPUIDLE_FLAG_TIMER_STOP;
+	name = fdt_read_string(fdt, node, "idle-state-name");
+	if (!name)
+		name = fdt_get_name(fdt, node, NULL);
+	strlcpy(st->name, name ? name : "?", sizeof(st->name));
+	return NULL;
+}
+
+int dt_idle_states_read(const void *fdt, int cpu_node,
+			struct dt_idle_state *out, int max)
+{
+	const struct dt_idle_state *prev = NULL;
+	int len, n = 0;
+	const fdt32_t *list =
+		fdt_getprop(fdt, cpu_node, "cpu-idle-states", &len);
+
+	if (!list || len <= 0)
+		return 0;
+	for (int i = 0; i < len / 4 && n < max; i++) {
+		struct dt_idle_state *d = &out[n++];
+		int node;
+
+		*d = (struct dt_idle_state){.phandle = fdt32_to_cpu(list[i])};
+		node = fdt_node_offset_by_phandle(fdt, d->phandle);
+		if (node < 0) {
+			d->bad = "no node has this phandle";
+			continue;
+		}
+		d->bad = read_state(fdt, node, &d->state);
+		if (d->bad)
+			continue;
+		/* Shallowest first: the governor walks them in depth order. */
+		if (prev && d->state.target_residency_us <
+				    prev->state.target_residency_us) {
+			d->bad = "min-residency-us below the state before it";
+			continue;
+		}
+		prev = d;
+	}
+	return n;
+}

@@ -1,0 +1,25 @@
+/*
+ * The device tree's idle states as the kernel reads them: apart from the
+ * firmware calls, so that tests/boards builds it natively and holds it
+ * against real boards' trees.
+ */
+#ifndef DRIVERS_CPUIDLE_DT_IDLE_STATES_H
+#define DRIVERS_CPUIDLE_DT_IDLE_STATES_H
+
+#include <kernel/cpuidle.h>
+
+struct dt_idle_state {
+	struct cpuidle_state state;
+	u32 phandle;
+	const char *bad; /* why it cannot be used; NULL if it can */
+};
+
+/*
+ * The states cpu_node's cpu-idle-states lists, in its order (shallowest
+ * first), at most max: returns how many entries were written, each good
+ * or with `bad` saying why not. 0 if the node lists none.
+ */
+int dt_idle_states_read(const void *fdt, int cpu_node,
+			struct dt_idle_state *out, int max);
+
+#endif

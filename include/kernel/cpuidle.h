@@ -1,0 +1,124 @@
+/*
+ * CPU idle states: what an idle CPU does instead of a bare WFI when the
+ * firmware offers deeper states (PSCI CPU_SUSPEND), which one it picks
+ * for each idle period (the governor), and what each CPU did (per-state
+ * counts and residency, for the power model and the `cpuidle` command).
+ *
+ * State 0 is always WFI. Deeper states come from the device tree's
+ * idle-states (drivers/cpuidle/dt_idle_states.c), in increasing depth.
+ */
+#ifndef KERNEL_CPUIDLE_H
+#define KERNEL_CPUIDLE_H
+
+#include <lib/types.h>
+
+#define CPUIDLE_STATE_MAX 8
+#define CPUIDLE_NAME_LEN 24
+
+/* The local timer stops in this state: the CPU needs a broadcast wake-up. */
+#define CPUIDLE_FLAG_TIMER_STOP (1U << 0)
+/* The core loses its context (PSCI power-down): cpu_suspend() saves it. */
+#define CPUIDLE_FLAG_POWERDOWN (1U << 1)
+
+struct cpuidle_state {
+	char name[CPUIDLE_NAME_LEN];
+	u32 entry_latency_us;
+	u32 exit_latency_us; /* worst-case wake-up latency: entry + exit */
+	u32 target_residency_us; /* shortest stay for it to save energy */
+	u32 flags;
+	u32 psci_param; /* CPU_SUSPEND's power_state (0 for WFI) */
+	/* Refused by the firmware (the reason printed) or by the user. */
+	bool disabled;
+};
+
+/*
+ * What one CPU did in one state. An array, not per-CPU data: the counts
+ * outlive hotplug and are read for CPUs that are off.
+ */
+struct cpuidle_state_usage {
+	u64 usage; /* entries */
+	u64 time_ns; /* measured residency */
+	u64 above; /* woke before the target residency: too deep */
+	u64 below; /* stayed long enough for a deeper allowed state */
+	u64 rejected; /* the entry failed or the broadcast refused it */
+	u64 demoted; /* power-down asked, the firmware returned from standby */
+};
+
+/* The governor's history of one CPU (drivers/cpuidle/governor_menu.c). */
+#define MENU_INTERVALS 8
+#define MENU_BUCKETS 6
+struct menu_device {
+	u32 intervals_us[MENU_INTERVALS]; /* last measured idle lengths */
+	unsigned int interval_ptr;
+	u32 correction[MENU_BUCKETS]; /* measured / next-timer, x 1024 */
+	u32 bucket; /* of the current selection */
+	u64 next_timer_ns; /* of the current selection */
+};
+
+struct cpuidle_device {
+	struct cpuidle_state_usage states[CPUIDLE_STATE_MAX];
+	struct menu_device menu;
+	int last_state; /* -1: none yet */
+	u64 last_residency_ns;
+	u64 broadcast_refused; /* a timer-stop state refused: this CPU wakes others */
+};
+
+/*
+ * The governor's choice for an idle period expected to last until the
+ * next timer event (next_ns from now, U64_MAX if none) with a wake-up
+ * latency limit (latency_us, U32_MAX for none): the deepest enabled
+ * state whose target residency fits the predicted idle length and whose
+ * exit latency keeps within the limit. Pure: tests call it directly.
+ */
+int menu_select(const struct cpuidle_state *states, int count,
+		struct menu_device *md, u64 next_ns, u32 latency_us);
+/* After the period: how long the CPU stayed (measured_ns) in state idx. */
+void menu_reflect(struct menu_device *md, u64 measured_ns);
+void menu_device_init(struct menu_device *md);
+
+/* The states in force, WFI included; 1 means WFI only. */
+int cpuidle_state_count(void);
+const struct cpuidle_state *cpuidle_get_state(int idx);
+/* Copy of cpu's counts (zeroed for a CPU with none). */
+void cpuidle_get_usage(unsigned int cpu, struct cpuidle_state_usage *out,
+		       int count);
+
+/* From the idle loop: IRQs off, RCU in its extended quiescent state. */
+void cpuidle_idle_call(void);
+/* From the idle loop once RCU watches again: print a firmware refusal. */
+void cpuidle_idle_exit_report(void);
+
+/*
+ * The wake-up latency limit (us) every idle choice keeps within: the
+ * smallest of `cpuidle.latency_us=`, the shell's and every request
+ * (Linux's cpu_latency_qos). U32_MAX: none.
+ */
+struct cpu_latency_req {
+	u32 latency_us;
+	bool active;
+	struct cpu_latency_req *next;
+};
+/* Add (or update) and remove a request; idle CPUs see it at their next
+ * idle entry (cpuidle_kick_all_sync() makes that now). */
+void cpu_latency_qos_add_request(struct cpu_latency_req *req, u32 us);
+void cpu_latency_qos_remove_request(struct cpu_latency_req *req);
+u32 cpu_latency_qos_limit(void);
+
+/*
+ * Tests and benchmarks: every idle entry uses state idx (still refused
+ * past the latency limit or when disabled); -1 lets the governor choose.
+ */
+int cpuidle_force_state(int idx);
+/* Enable or disable state idx (>= 1) for every CPU: 0 or -EINVAL. */
+int cpuidle_set_disabled(int idx, bool disabled);
+/*
+ * Every CPU leaves the idle period it is in (counted) and chooses again:
+ * after a change of the rules. May sleep; the calls above do it.
+ */
+void cpuidle_kick_all_sync(void);
+
+/* Boot, once PSCI is probed: the states of the tree, or WFI only. */
+void cpuidle_init(void);
+void cpuidle_print_info(void);
+
+#endif

@@ -1,0 +1,290 @@
+/*
+ * Tests of the idle states: the governor's choice on synthetic tables
+ * (next event, latency limit, learnt early wake-ups, repeating idle
+ * lengths), and, on the states the device tree offers, RCU grace periods
+ * completing while CPUs sit in each state, timers firing across a state
+ * that stops the local timer (the tick broadcast wakes the CPU), the
+ * latency limit holding, and bad requests refused. The live cases skip
+ * when the tree has no such state (qemu.sh gives virt a default table).
+ */
+#include <kernel/cpu.h>
+#include <kernel/cpuidle.h>
+#include <kernel/kunit.h>
+#include <kernel/percpu.h>
+#include <kernel/rcupdate.h>
+#include <kernel/sched.h>
+#include <kernel/time.h>
+#include <kernel/timer.h>
+#include <lib/errno.h>
+#include <string.h>
+#include "helpers.h"
+
+#define US 1000ULL
+#define MS 1000000ULL
+
+/* WFI, then states paying off after 100 us, 1 ms and 10 ms. */
+static const struct cpuidle_state table[] = {
+	{"WFI", 1, 1, 1, 0, 0, false},
+	{"shallow", 10, 20, 100, 0, 1, false},
+	{"deep", 100, 200, 1000, 0, 2, false},
+	{"deepest", 1000, 2000, 10000, CPUIDLE_FLAG_TIMER_STOP, 3, false},
+};
+
+static void cpuidle_governor_picks_by_next_event(struct kunit *test)
+{
+	struct cpuidle_state st[ARRAY_SIZE(table)];
+	struct menu_device md;
+	int n = ARRAY_SIZE(table);
+
+	memcpy(st, table, sizeof(st));
+	menu_device_init(&md);
+	KUNIT_EXPECT_EQ(test, menu_select(st, n, &md, 50 * US, U32_MAX), 0);
+	KUNIT_EXPECT_EQ(test, menu_select(st, n, &md, 500 * US, U32_MAX), 1);
+	KUNIT_EXPECT_EQ(test, menu_select(st, n, &md, 5 * MS, U32_MAX), 2);
+	KUNIT_EXPECT_EQ(test, menu_select(st, n, &md, 50 * MS, U32_MAX), 3);
+	KUNIT_EXPECT_EQ(test, menu_select(st, n, &md, U64_MAX, U32_MAX), 3);
+	/* The latency limit: never a state that wakes slower than it. */
+	KUNIT_EXPECT_EQ(test, menu_select(st, n, &md, 50 * MS, 1999), 2);
+	KUNIT_EXPECT_EQ(test, menu_select(st, n, &md, 50 * MS, 199), 1);
+	KUNIT_EXPECT_EQ(test, menu_select(st, n, &md, 50 * MS, 0), 0);
+	/* A disabled state is skipped, not a stop for deeper ones. */
+	st[2].disabled = true;
+	KUNIT_EXPECT_EQ(test, menu_select(st, n, &md, 5 * MS, U32_MAX), 1);
+	KUNIT_EXPECT_EQ(test, menu_select(st, n, &md, 50 * MS, U32_MAX), 3);
+}
+
+static void cpuidle_governor_learns(struct kunit *test)
+{
+	struct menu_device md;
+	int n = ARRAY_SIZE(table);
+
+	/* Woken at a tenth of the timer distance, again and again. */
+	menu_device_init(&md);
+	for (int i = 0; i < 40; i++) {
+		menu_select(table, n, &md, 50 * MS, U32_MAX);
+		menu_reflect(&md, 5 * MS + i * 10 * US);
+	}
+	kunit_info(test,
+		   "after 40 wake-ups at 1/10 of 50 ms: correction %u/1024",
+		   md.correction[md.bucket]);
+	KUNIT_EXPECT_EQ(test, menu_select(table, n, &md, 50 * MS, U32_MAX), 2);
+	/*
+	 * Another range of distances has learnt nothing, but the idle
+	 * lengths repeat (5 ms each): that caps the prediction.
+	 */
+	KUNIT_EXPECT_EQ(test, menu_select(table, n, &md, 500 * MS, U32_MAX), 2);
+
+	/* A repeating 300 us idle length, far from any timer. */
+	menu_device_init(&md);
+	for (int i = 0; i < MENU_INTERVALS; i++) {
+		menu_select(table, n, &md, 2000 * MS, U32_MAX);
+		menu_reflect(&md, 300 * US + (i % 2) * 5 * US);
+	}
+	KUNIT_EXPECT_EQ(test, menu_select(table, n, &md, 2000 * MS, U32_MAX),
+			1);
+	/* Scattered lengths are no pattern: the timer decides. */
+	menu_device_init(&md);
+	for (int i = 0; i < MENU_INTERVALS; i++) {
+		menu_select(table, n, &md, 2000 * MS, 0);
+		menu_reflect(&md, (i % 2 ? 50 : 2000) * MS);
+	}
+	KUNIT_EXPECT_EQ(test, menu_select(table, n, &md, 20 * MS, U32_MAX), 3);
+}
+
+/* The deepest state the tree gave with (or without) flag, or -1. */
+static int find_state(u32 flag, bool with)
+{
+	for (int i = cpuidle_state_count() - 1; i > 0; i--)
+		if (!cpuidle_get_state(i)->disabled &&
+		    !!(cpuidle_get_state(i)->flags & flag) == with)
+			return i;
+	return -1;
+}
+
+static u64 usage_all(int idx)
+{
+	struct cpuidle_state_usage u[CPUIDLE_STATE_MAX];
+	unsigned int cpu;
+	u64 sum = 0;
+
+	for_each_possible_cpu (cpu) {
+		cpuidle_get_usage(cpu, u, cpuidle_state_count());
+		sum += u[idx].usage;
+	}
+	return sum;
+}
+
+static void cpuidle_rcu_gp_in_every_state(struct kunit *test)
+{
+	int n = cpuidle_state_count();
+
+	if (n < 2) {
+		kunit_skip(test, "the device tree has no idle states");
+		return;
+	}
+	for (int idx = 0; idx < n; idx++) {
+		const struct cpuidle_state *s = cpuidle_get_state(idx);
+		u64 before, t0;
+
+		if (s->disabled)
+			continue;
+		/* The broadcast's host never enters such a state. */
+		if (s->flags & CPUIDLE_FLAG_TIMER_STOP &&
+		    num_online_cpus() < 2) {
+			kunit_info(test,
+				   "%s: skipped, stops the timer and "
+				   "no other CPU can host the broadcast",
+				   s->name);
+			continue;
+		}
+		KUNIT_ASSERT_EQ(test, cpuidle_force_state(idx), 0);
+		before = usage_all(idx);
+		msleep(30); /* every other CPU idles in the state */
+		t0 = ktime_get_ns();
+		synchronize_rcu();
+		synchronize_rcu_expedited();
+		cpuidle_kick_all_sync(); /* each counts the stay it ends */
+		kunit_info(test,
+			   "%s: %llu entries; synchronize_rcu() and "
+			   "its expedited form took %llu us",
+			   s->name,
+			   (unsigned long long)(usage_all(idx) - before),
+			   (unsigned long long)(ktime_get_ns() - t0) / 1000);
+		KUNIT_EXPECT_GT(test, usage_all(idx), before);
+	}
+	cpuidle_force_state(-1);
+}
+
+struct stop_timer {
+	struct timer_list t;
+	volatile u64 fired_at; /* jiffies, 0 until it fires */
+	volatile int cpu;
+};
+
+static void stop_timer_fn(struct timer_list *t)
+{
+	struct stop_timer *st = container_of(t, struct stop_timer, t);
+
+	st->cpu = smp_processor_id();
+	st->fired_at = jiffies;
+}
+
+/*
+ * A CPU forced into a state that stops its timer has a timer due: only
+ * the broadcast can wake it in time (the kernel stops the timer as the
+ * hardware would). Each of ROUNDS timers must fire on its CPU within a
+ * few jiffies (a late vCPU may add some; never seconds), and the
+ * broadcast must have woken it at least once.
+ */
+#define ROUNDS 10
+#define DUE_JIFFIES 5
+
+static void cpuidle_timer_across_timer_stop(struct kunit *test)
+{
+	int idx = find_state(CPUIDLE_FLAG_TIMER_STOP, true);
+	unsigned int cpu, target = nr_cpu_ids, me;
+	static struct stop_timer st;
+	u64 wakeups, worst = 0;
+	struct cpumask one;
+
+	if (idx < 0) {
+		kunit_skip(test, "no idle state stops the local timer");
+		return;
+	}
+	if (!have_cpus(test, 3))
+		return;
+	me = raw_smp_processor_id();
+	cpumask_clear(&one);
+	cpumask_set_cpu(me, &one);
+	KUNIT_ASSERT_EQ(test, set_cpus_allowed(current, &one), 0);
+	KUNIT_ASSERT_EQ(test, cpuidle_force_state(idx), 0);
+	msleep(20); /* a broadcast host is elected */
+	for_each_online_cpu (cpu)
+		if (cpu != me && (int)cpu != tick_broadcast_host()) {
+			target = cpu;
+			break;
+		}
+	KUNIT_ASSERT_TRUE(test, target < nr_cpu_ids);
+	wakeups = tick_broadcast_wakeups(target);
+	for (int i = 0; i < ROUNDS; i++) {
+		u64 due, deadline = ktime_get_ns() + 2000 * MS;
+
+		timer_setup(&st.t, stop_timer_fn);
+		st.fired_at = 0;
+		st.cpu = -1;
+		msleep(10); /* target idles deep meanwhile */
+		due = jiffies + DUE_JIFFIES;
+		add_timer_on(&st.t, due, target);
+		while (!st.fired_at && ktime_get_ns() < deadline)
+			msleep(1);
+		if (!KUNIT_EXPECT_TRUE(test, st.fired_at)) {
+			del_timer_sync(&st.t);
+			break;
+		}
+		KUNIT_EXPECT_EQ(test, st.cpu, (int)target);
+		worst = max(worst, st.fired_at - due);
+	}
+	kunit_info(
+		test,
+		"%s on CPU%u (host CPU%d): worst lateness %llu "
+		"jiffies; %llu broadcast wake-ups",
+		cpuidle_get_state(idx)->name, target, tick_broadcast_host(),
+		(unsigned long long)worst,
+		(unsigned long long)(tick_broadcast_wakeups(target) - wakeups));
+	KUNIT_EXPECT_GT(test, tick_broadcast_wakeups(target), wakeups);
+	cpuidle_force_state(-1);
+	set_cpus_allowed(current, cpu_possible_mask);
+}
+
+static void cpuidle_latency_limit_holds(struct kunit *test)
+{
+	static struct cpu_latency_req req;
+	int n = cpuidle_state_count();
+	u64 before[CPUIDLE_STATE_MAX];
+	u32 limit;
+
+	if (n < 2) {
+		kunit_skip(test, "the device tree has no idle states");
+		return;
+	}
+	/* Just below the deepest state's exit latency. */
+	limit = cpuidle_get_state(n - 1)->exit_latency_us - 1;
+	cpu_latency_qos_add_request(&req, limit);
+	KUNIT_EXPECT_EQ(test, cpu_latency_qos_limit(), limit);
+	cpuidle_kick_all_sync(); /* out of any state entered before */
+	for (int i = 0; i < n; i++)
+		before[i] = usage_all(i);
+	KUNIT_ASSERT_EQ(test, cpuidle_force_state(n - 1), 0);
+	msleep(50);
+	cpuidle_force_state(-1);
+	msleep(50);
+	for (int i = 0; i < n; i++)
+		if (cpuidle_get_state(i)->exit_latency_us > limit)
+			KUNIT_EXPECT_EQ(test, usage_all(i), before[i]);
+	cpu_latency_qos_remove_request(&req);
+	KUNIT_EXPECT_EQ(test, cpu_latency_qos_limit(), U32_MAX);
+}
+
+static void cpuidle_refuses_bad_requests(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, cpuidle_force_state(CPUIDLE_STATE_MAX), -EINVAL);
+	KUNIT_EXPECT_EQ(test, cpuidle_force_state(-2), -EINVAL);
+	KUNIT_EXPECT_EQ(test, cpuidle_set_disabled(0, true), -EINVAL);
+	KUNIT_EXPECT_EQ(test, cpuidle_set_disabled(cpuidle_state_count(), true),
+			-EINVAL);
+	KUNIT_EXPECT_FALSE(test, cpuidle_get_state(0)->disabled);
+	KUNIT_EXPECT_NULL(test, cpuidle_get_state(cpuidle_state_count()));
+}
+
+static const struct kunit_case cpuidle_cases[] = {
+	KUNIT_CASE(cpuidle_governor_picks_by_next_event),
+	KUNIT_CASE(cpuidle_governor_learns),
+	KUNIT_CASE(cpuidle_rcu_gp_in_every_state),
+	KUNIT_CASE(cpuidle_timer_across_timer_stop),
+	KUNIT_CASE(cpuidle_latency_limit_holds),
+	KUNIT_CASE(cpuidle_refuses_bad_requests),
+	{},
+};
+
+static const struct kunit_suite cpuidle_suite = {"cpuidle", cpuidle_cases};
+kunit_test_suite(cpuidle_suite);
