@@ -793,6 +793,63 @@ BOOTS = [
              Step(PROMPT, "poweroff\r")),
          forbid=(r"Kernel panic", r"\bWARNING\b")),
 
+    # Idle states (drivers/cpuidle/): a tree's bad states left out, each
+    # with its reason, the good one used; a state the firmware refuses
+    # disabled at its first use, once, and the suite passing without it;
+    # the shell command's tunables, bad input refused with nothing changed.
+    Boot("virt-smp4-idle-bad",
+         ["--smp", "4", "--idle-states", "tests/idle-states/bad.dtsi"],
+         append="test=cpuidle poweroff",
+         expect=(r"^cpuidle: idle state 2 \(no-residency, phandle 0x\w+\) left out: "
+                 r"no min-residency-us$",
+                 r"^cpuidle: idle state 3 \(not-an-idle-state, phandle 0x\w+\) left out: "
+                 r"not compatible with arm,idle-state$",
+                 r"^cpuidle: idle state 4 \(no-param, phandle 0x\w+\) left out: "
+                 r"no arm,psci-suspend-param$",
+                 r"^cpuidle: idle state 5 \(shallower-than-before, phandle 0x\w+\) left "
+                 r"out: min-residency-us below the state before it$",
+                 r"^cpuidle: WFI \(1/1 us\), cpu-retention \(167/504 us\)$"),
+         forbid=(r"Kernel panic", r"\bWARNING\b")),
+    Boot("virt-smp4-idle-refused",
+         ["--smp", "4", "--idle-states", "tests/idle-states/refused.dtsi"],
+         append="test=cpuidle poweroff",
+         expect=(r"^cpuidle: WFI \(1/1 us\), cpu-retention \(167/504 us\), "
+                 r"cluster-sleep \(500/900 us, timer stops\)$",
+                 r"^cpuidle: state 2 \(cluster-sleep, psci-suspend-param 0x1010004\) "
+                 r"refused by the firmware: INVALID_PARAMS \(-2\); disabled on every CPU$"),
+         forbid=(r"Kernel panic", r"\bWARNING\b")),
+    Boot("cpuidle-shell-smp4",
+         ["--smp", "4"],
+         ktap=False,
+         script=(
+             Step(PROMPT, "cpuidle\r",
+                  expect=(r"^state 0: WFI +exit 1 us, residency 1 us, psci 0$",
+                          r"^state 1: cpu-retention +exit 167 us, residency 504 us, psci 0x2$",
+                          r"^state 2: cpu-sleep +exit 305 us, residency 595 us, psci 0x10003, "
+                          r"power-down, timer stops$",
+                          r"^latency limit: none; forced state: none \(governor\); "
+                          r"broadcast host: CPU\d$",
+                          r"^CPU3: WFI \d+/\d+ms cpu-retention \d+/\d+ms cpu-sleep \d+/\d+ms; ")),
+             Step(PROMPT, "cpuidle latency 200\r", expect=(r"^latency limit: 200 us; ",)),
+             Step(PROMPT, "cpuidle latency 2x\r",
+                  expect=(r"^error: latency '2x' is not a number of us \(or none\)$",)),
+             Step(PROMPT, "cpuidle force 3\r",
+                  expect=(r"^error: no state '3' \(0\.\.2 or a name\)$",)),
+             Step(PROMPT, "cpuidle disable WFI\r",
+                  expect=(r"^error: state 0 cannot be disabled \(WFI always stays\)$",)),
+             Step(PROMPT, "cpuidle nap 1\r", expect=(r"^error: usage: cpuidle ",)),
+             # Nothing the refused lines asked for changed.
+             Step(PROMPT, "cpuidle\r",
+                  expect=(r"^latency limit: 200 us; forced state: none \(governor\)",
+                          r"^state 1: cpu-retention .*psci 0x2$")),
+             Step(PROMPT, "cpuidle disable cpu-sleep\r",
+                  expect=(r"^state 2: cpu-sleep .*timer stops, disabled$",)),
+             Step(PROMPT, "cpuidle force cpu-retention\r",
+                  expect=(r"; forced state: cpu-retention;",)),
+             Step(PROMPT, "cpuidle latency none\r", expect=(r"^latency limit: none;",)),
+             Step(PROMPT, "poweroff\r")),
+         forbid=(r"Kernel panic", r"\bWARNING\b")),
+
     # RCU + hotplug torture: no reader sees an object a grace period after
     # its removal while CPUs go down and up at random; and a mutant whose
     # grace periods end at once must be caught (no hotplug there: freeing

@@ -20,6 +20,11 @@ static const char *read_state(const void *fdt, int node,
 	const char *name;
 	u32 wakeup;
 
+	/* First: a state left out is named in the message. */
+	name = fdt_read_string(fdt, node, "idle-state-name");
+	if (!name)
+		name = fdt_get_name(fdt, node, NULL);
+	strlcpy(st->name, name ? name : "?", sizeof(st->name));
 	if (fdt_node_check_compatible(fdt, node, "arm,idle-state"))
 		return "not compatible with arm,idle-state";
 	if (!fdt_node_available(fdt, node))
@@ -39,10 +44,6 @@ static const char *read_state(const void *fdt, int node,
 	st->exit_latency_us = wakeup;
 	if (fdt_getprop(fdt, node, "local-timer-stop", NULL))
 		st->flags |= CPUIDLE_FLAG_TIMER_STOP;
-	name = fdt_read_string(fdt, node, "idle-state-name");
-	if (!name)
-		name = fdt_get_name(fdt, node, NULL);
-	strlcpy(st->name, name ? name : "?", sizeof(st->name));
 	return NULL;
 }
 

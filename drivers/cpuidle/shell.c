@@ -83,7 +83,7 @@ static int parse_state(const char *word, int *idx)
 		}
 	if (cmdline_parse_ulong(word, &v) ||
 	    v >= (unsigned long)cpuidle_state_count()) {
-		pr_err("cpuidle: no state '%s' (0..%d or a name)\n", word,
+		pr_info("error: no state '%s' (0..%d or a name)\n", word,
 		       cpuidle_state_count() - 1);
 		return -EINVAL;
 	}
@@ -106,7 +106,7 @@ static int cmd_cpuidle(int argc, char **argv)
 		if (!strcmp(argv[2], "none")) {
 			cpu_latency_qos_remove_request(&shell_req);
 		} else if (cmdline_parse_ulong(argv[2], &us) || us >= U32_MAX) {
-			pr_err("cpuidle: latency '%s' is not a number of us "
+			pr_info("error: latency '%s' is not a number of us "
 			       "(or none)\n",
 			       argv[2]);
 			return -EINVAL;
@@ -125,7 +125,7 @@ static int cmd_cpuidle(int argc, char **argv)
 		if (parse_state(argv[2], &idx))
 			return -EINVAL;
 		if (cpuidle_set_disabled(idx, argv[1][0] == 'd')) {
-			pr_err("cpuidle: state %d cannot be %sd (WFI always "
+			pr_info("error: state %d cannot be %sd (WFI always "
 			       "stays)\n",
 			       idx, argv[1]);
 			return -EINVAL;
@@ -136,7 +136,7 @@ static int cmd_cpuidle(int argc, char **argv)
 	show();
 	return 0;
 usage:
-	pr_err("cpuidle: usage: cpuidle [latency US|none | force STATE|none | "
+	pr_info("error: usage: cpuidle [latency US|none | force STATE|none | "
 	       "disable STATE | enable STATE]\n");
 	return -EINVAL;
 }

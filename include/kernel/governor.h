@@ -105,4 +105,7 @@ void gov_trace_dump(u64 from, const char *label, u64 t0_ns);
 /* Reads policy= from the command line, and runs power= or demo. */
 void governor_boot(void);
 
+/* The power model's cluster term: cpu went off (up false) or came up. */
+void power_note_cpu(unsigned int cpu, bool up);
+
 #endif

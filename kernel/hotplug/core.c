@@ -32,6 +32,7 @@
  */
 #define pr_fmt(fmt) "hotplug: " fmt
 #include <kernel/cpu.h>
+#include <kernel/governor.h>
 #include <kernel/cpu_array.h>
 #include <kernel/cpuhp.h>
 #include <kernel/current.h>
@@ -452,6 +453,7 @@ static void record_op(unsigned int cpu, bool up, u64 ns)
 	u64 fw = up ? arch_cpu_fw_up_ns(cpu) : arch_cpu_fw_down_ns(cpu);
 
 	record(up ? hp_stats.up_ns : hp_stats.down_ns, (*count)++, ns);
+	power_note_cpu(cpu, up);
 	hp_stats.last[up] = (struct cpuhp_op){
 		.seq = *count, .cpu = cpu, .ns = ns, .fw_ns = fw};
 	if (!fw)

@@ -2,6 +2,7 @@
 #ifndef KERNEL_POWER_INTERNAL_H
 #define KERNEL_POWER_INTERNAL_H
 
+#include <kernel/cpuidle.h>
 #include <kernel/governor.h>
 #include <lib/cpumask.h>
 #include <lib/types.h>
@@ -11,34 +12,50 @@ unsigned int gov_policy_want(enum gov_policy p, const struct gov_tunables *t,
 			     const struct gov_record *s, unsigned int ceiling);
 
 /*
- * The power model (model.c): each core is active, idle in WFI or off;
- * a hotplug operation (up or down) costs a fixed energy.
+ * The power model (model.c): each core is active, idle in one of its
+ * idle states or off; clusters share power until all their cores are
+ * off; a hotplug operation (up or down) costs its measured time at active
+ * power plus a firmware constant, or transition_uj if set.
  */
+#define POWER_IDLE_MAX 4 /* idle states 1..3 have tunables */
+#define POWER_UJ_DERIVED 0xffffffffU /* entry energy: exit latency x active */
 struct power_model {
 	unsigned int active_mw;
 	unsigned int wfi_mw;
 	unsigned int off_mw;
-	unsigned int transition_uj;
+	unsigned int transition_uj; /* 0: measured, plus fw_uj */
+	unsigned int fw_uj;
+	unsigned int idle_mw[POWER_IDLE_MAX]; /* [0] unused: WFI is wfi_mw */
+	unsigned int idle_uj[POWER_IDLE_MAX];
+	unsigned int cluster_mw;
+	unsigned int cluster_cpus;
 };
 extern struct power_model power_model;
 
 /* Counters at the start of a measurement. */
 struct power_meter_cpu {
 	u64 busy_ns, idle_ns;
+	struct cpuidle_state_usage idle[CPUIDLE_STATE_MAX];
 };
 struct power_meter {
 	u64 t0_ns;
 	struct power_meter_cpu *cpu; /* nr_cpu_ids entries, kmalloc'ed */
 	u64 transitions;
+	u64 clusters_off_ns;
 };
 
 struct power_result {
 	u64 wall_ns;
-	u64 active_ns, wfi_ns, off_ns; /* summed over CPUs */
+	u64 active_ns, idle_ns, off_ns; /* summed over CPUs */
+	u64 state_ns[CPUIDLE_STATE_MAX]; /* idle_ns by state; [0] WFI */
+	u64 state_entries[CPUIDLE_STATE_MAX];
+	u64 clusters_off_ns; /* summed over clusters: all cores off */
 	u64 transitions;
 	u64 energy_uj;
 };
 
+/* A hotplug operation's energy now (uJ). */
+u64 power_transition_uj(void);
 /* <0 if there is no memory for it; power_meter_free() when done. */
 int power_meter_start(struct power_meter *m);
 void power_meter_free(struct power_meter *m);

@@ -98,7 +98,7 @@ static void power_one(struct power_row *row, const struct gov_tunables *t,
 
 static void print_row(const struct power_row *r)
 {
-	u64 online100 = r->pr.wall_ns ? (r->pr.active_ns + r->pr.wfi_ns) * 100 /
+	u64 online100 = r->pr.wall_ns ? (r->pr.active_ns + r->pr.idle_ns) * 100 /
 						r->pr.wall_ns
 				      : 0;
 

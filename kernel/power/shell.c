@@ -73,13 +73,13 @@ static int cmd_power(int argc, char **argv)
 			return -EINVAL;
 	power_model_print();
 	power_since_boot(&r);
-	pr_info("since boot: %llu mJ; core-seconds active %llu.%03llu, WFI "
+	pr_info("since boot: %llu mJ; core-seconds active %llu.%03llu, idle "
 		"%llu.%03llu, off %llu.%03llu; %llu hotplug operations\n",
 		(unsigned long long)(r.energy_uj / 1000),
 		(unsigned long long)(r.active_ns / 1000000000),
 		(unsigned long long)(r.active_ns / 1000000 % 1000),
-		(unsigned long long)(r.wfi_ns / 1000000000),
-		(unsigned long long)(r.wfi_ns / 1000000 % 1000),
+		(unsigned long long)(r.idle_ns / 1000000000),
+		(unsigned long long)(r.idle_ns / 1000000 % 1000),
 		(unsigned long long)(r.off_ns / 1000000000),
 		(unsigned long long)(r.off_ns / 1000000 % 1000),
 		(unsigned long long)r.transitions);
