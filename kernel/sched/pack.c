@@ -21,9 +21,10 @@
  * The rules, in pack mode:
  *   wake-up  (select_task_rq()): the lowest-numbered CPU the thread may
  *            use (cpus_allowed and cpu_active_mask, as in spread) that is
- *            not full; when all are full, spill: the least loaded, fewest
- *            runnable threads then lowest utilisation, so a CPU-bound
- *            phase still uses every core.
+ *            not full, whichever CPU it last ran on (a warm cache matters
+ *            less here than leaving the others idle); when all are full,
+ *            spill: the least loaded, fewest runnable threads then lowest
+ *            utilisation, so a CPU-bound phase still uses every core.
  *   balance  (idle_balance()): an idle CPU pulls a waiting thread only
  *            from a CPU that is full AND has a thread waiting (more than
  *            one runnable). A CPU under capacity idled recently, so its
@@ -41,7 +42,8 @@
  * idle_balance(), the hotplug drain. The mode changes at run time with a
  * plain store: each decision reads it once, and either answer is a valid
  * placement. The utilisation is kept in both modes (update_curr()), so
- * `sched` and the power work can read it whatever the mode.
+ * `sched` and the power work can read it whatever the mode
+ * (sched_cpu_stats()'s util_pct: a CPU above 0 ran threads recently).
  */
 #define pr_fmt(fmt) "sched: " fmt
 #include <kernel/cpu.h>
