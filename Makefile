@@ -48,7 +48,7 @@ kernel-y := $(addprefix kernel/, main.o printk.o params.o devicetree.o \
 mm-y := $(addprefix kernel/mm/, memblock.o page_alloc.o kmalloc.o \
 	kmalloc_cache.o kmalloc_bench.o percpu.o)
 sched-y := $(addprefix kernel/sched/, core.o kthread.o idle.o wait.o \
-	mutex.o hotplug.o hung_task.o)
+	mutex.o hotplug.o hung_task.o pack.o shell.o)
 rcu-y := $(addprefix kernel/rcu/, tree.o callbacks.o expedited.o stall.o \
 	stats.o bench.o torture.o)
 trace-y := $(addprefix kernel/trace/, ring.o trace.o dump.o bench.o)
@@ -61,7 +61,7 @@ debug-y := $(addprefix kernel/debug/, panic.o kallsyms.o stackprotector.o \
 tests-y := $(addprefix kernel/tests/, boot_test.o mm_test.o mmu_test.o \
 	smp_test.o sched_test.o rcu_test.o hotplug_test.o hotplug_fault_test.o \
 	hotplug_readers_test.o irq_test.o timer_test.o governor_test.o \
-	psci_test.o trace_test.o cpuidle_test.o)
+	psci_test.o trace_test.o cpuidle_test.o sched_pack_test.o)
 lib-y := $(addprefix lib/, string.o vsprintf.o bitmap.o cpumask.o \
 	cmdline.o fdt.o stats.o)
 drivers-y := $(addprefix drivers/, serial/pl011.o serial/bcm2835_aux_uart.o \

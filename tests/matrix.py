@@ -228,6 +228,8 @@ SHELL_SMP4 = (
                                   r"\bCPU2: already online$",
                                   r"^downs 1 \(failed 0\), ups \d+ \(failed 0\)$")),
     Step(PROMPT, "cpus\r", check=cpus_table([0x0, 0x1, 0x2, 0x3])),
+    # The scheduler's mode by default (kernel/sched/pack.c).
+    Step(PROMPT, "sched mode\r", expect=(r"^sched: mode spread$",)),
     Step(PROMPT, "poweroff\r"),
 )
 
@@ -383,6 +385,12 @@ BOOTS = [
          nr_cpus=4096,
          expect=(r"\bBrought up 4 of 4 CPUs$",
                  r"^Memory: \d+ KiB free after boot, .*\(4 CPUs, NR_CPUS 4096\)$")),
+    # The scheduler's pack mode (kernel/sched/pack.c): its own suite, and
+    # the scheduler's and hotplug's suites, which must pass in either mode.
+    Boot("virt-smp4-pack",
+         ["--smp", "4"],
+         append="sched.mode=pack test=sched,sched_pack,hotplug poweroff",
+         expect=(r"^sched: mode pack$",)),
     Boot("virt-el2-smp4",
          ["--el2", "--smp", "4"],
          append="test=all poweroff",
@@ -725,6 +733,41 @@ BOOTS = [
          script=SHELL_SMP4,
          forbid=(r"Kernel panic", r"\bWARNING\b", r"unknown command '0123456789",
                  r"no receive interrupt")),
+
+    # The scheduler's mode from the shell (kernel/sched/shell.c): bad words
+    # at boot and at the prompt refused with a message, nothing changed.
+    Boot("sched-mode-shell",
+         ["--smp", "4", "--mem", "256M"],
+         append="sched.mode=bogus sched.pack_capacity=0",
+         ktap=False,
+         expect=(r"^sched: unknown sched\.mode=bogus \(spread, pack\): keeping spread$",
+                 r"^cmdline: sched\.pack_capacity=0 ignored: want PERCENT: "),
+         script=(
+             Step(PROMPT, "sched mode\r", expect=(r"^sched: mode spread$",)),
+             Step(PROMPT, "sched mode bogus\r",
+                  expect=(r"^error: 'bogus': want pack or spread$",)),
+             Step(PROMPT, "sched mode pack spread\r",
+                  expect=(r"^error: sched mode takes one word: pack or spread$",)),
+             Step(PROMPT, "sched mode\r", expect=(r"^sched: mode spread$",)),
+             Step(PROMPT, "sched capacity 0\r",
+                  expect=(r"^error: '0': want a percentage, 1-100$",)),
+             Step(PROMPT, "sched capacity 101\r",
+                  expect=(r"^error: '101': want a percentage, 1-100$",)),
+             Step(PROMPT, "sched capacity 5x\r",
+                  expect=(r"^error: '5x': want a percentage, 1-100$",)),
+             Step(PROMPT, "sched capacity\r", expect=(r"^sched: pack capacity 80%$",)),
+             Step(PROMPT, "sched frob\r", expect=(r"^error: 'frob': want mode or capacity$",)),
+             Step(PROMPT, "sched mode pack\r", expect=(r"^sched: mode pack$",)),
+             Step(PROMPT, "sched capacity 60\r", expect=(r"^sched: pack capacity 60%$",)),
+             Step(PROMPT, "sched\r", expect=(
+                 r"^sched: mode pack, pack capacity 60%$",
+                 r"^CPU RUNNABLE UTIL$",
+                 r"^\s+3\s+\d+\s+\d+%$",
+                 r"^sched: [1-4] of 4 online CPUs ran threads recently$")),
+             Step(PROMPT, "sched mode spread\r", expect=(r"^sched: mode spread$",)),
+             Step(PROMPT, "poweroff\r"),
+         ),
+         forbid=(r"Kernel panic", r"\bWARNING\b")),
 
     # -- the hotplug governor (docs/governor.md) ------------------------------
     # make power, short: the table has a row for every policy, and the trace

@@ -104,8 +104,30 @@ struct sched_cpu_stats {
 	u64 idle_ns; /* time in the idle thread (WFI) */
 	u64 busy_ns; /* time running anything else */
 	u64 depth_ns; /* integral of nr_running over time */
+	/* Recent utilisation in percent (decayed busy share, half-life
+	 * 16 ms): the figure pack mode judges a CPU full by. */
+	unsigned int util_pct;
 };
 void sched_cpu_stats(unsigned int cpu, struct sched_cpu_stats *st);
+
+/*
+ * The scheduler's mode (kernel/sched/pack.c): spread, the default, places
+ * a waking thread on the least loaded CPU; pack on the fewest CPUs whose
+ * recent utilisation is under sched.pack_capacity percent. Set at boot
+ * (sched.mode=) or at any time; takes effect at the next decision.
+ */
+enum sched_mode {
+	SCHED_MODE_SPREAD,
+	SCHED_MODE_PACK,
+};
+enum sched_mode sched_get_mode(void);
+void sched_set_mode(enum sched_mode mode);
+const char *sched_mode_name(enum sched_mode mode);
+/* "spread" or "pack" into *mode; -EINVAL (and *mode untouched) otherwise. */
+int sched_mode_parse(const char *word, enum sched_mode *mode);
+unsigned int sched_pack_capacity(void);
+/* 1..100 percent; -EINVAL (nothing changed) otherwise. */
+int sched_set_pack_capacity(unsigned int percent);
 /* Does a thread that can run only on cpu exist (cpu_down() would refuse)? */
 bool sched_cpu_has_bound_threads(unsigned int cpu);
 void show_threads(void);

@@ -9,6 +9,9 @@
  * queue's lock is enough, because __schedule() reads the state under the
  * same lock. Otherwise the waker waits for on_cpu to drop (the switch
  * away has saved its registers), chooses a CPU and queues it there.
+ *
+ * Where it goes depends on the mode (kernel/sched/pack.c): spread, the
+ * default, here; pack, by select_task_rq_pack().
  */
 #define pr_fmt(fmt) "sched: " fmt
 #include <asm/barrier.h>
@@ -86,6 +89,7 @@ void update_curr(struct rq *rq)
 	struct task_struct *curr = rq->curr;
 
 	update_depth(rq, now);
+	rq->util_avg = util_project(rq->util_avg, curr != rq->idle, delta);
 	rq->clock_ns = now;
 	if (curr == rq->idle) {
 		rq->idle_ns += delta;
@@ -165,8 +169,10 @@ void move_queued_task(struct rq *src, struct rq *dst, struct task_struct *p)
 }
 
 /*
- * The least loaded CPU p may run on, preferring its last CPU on a tie.
- * Loads are read without locks: a placement hint, not a promise.
+ * The least loaded CPU p may run on, preferring its last CPU on a tie
+ * (spread); in pack mode the first one not full (select_task_rq_pack()).
+ * Either way one of p's allowed CPUs that is active. Loads are read
+ * without locks: a placement hint, not a promise.
  */
 static unsigned int select_task_rq(struct task_struct *p)
 {
@@ -176,6 +182,8 @@ static unsigned int select_task_rq(struct task_struct *p)
 	cpumask_and(&allowed, &p->cpus_allowed, cpu_active_mask);
 	if (cpumask_empty(&allowed)) /* its CPUs all went away */
 		cpumask_copy(&allowed, cpu_active_mask);
+	if (sched_packing())
+		return select_task_rq_pack(&allowed);
 	if (cpumask_test_cpu(p->cpu, &allowed)) {
 		best = p->cpu;
 		best_load =
@@ -474,13 +482,18 @@ void yield(void)
 void scheduler_tick(void)
 {
 	struct rq *rq = this_rq();
+	int kick = -1;
 
 	spin_lock(&rq->lock);
 	update_curr(rq);
 	if (rq->curr != rq->idle && rq->nr_queued &&
 	    rq->clock_ns - this_cpu_read(slice_start_ns) >= SCHED_SLICE_NS)
 		set_tsk_need_resched(rq->curr);
+	if (sched_packing())
+		kick = pack_balance_kick(rq);
 	spin_unlock(&rq->lock);
+	if (kick >= 0) /* out of its tickless WFI, into idle_balance() */
+		resched_cpu(kick);
 }
 
 /*
@@ -531,6 +544,7 @@ void sched_cpu_stats(unsigned int cpu, struct sched_cpu_stats *st)
 	st->idle_ns = rq->idle_ns;
 	st->busy_ns = rq->busy_ns;
 	st->depth_ns = rq->depth_ns;
+	st->util_pct = rq->util_avg * 100 / UTIL_SCALE;
 	spin_unlock_irqrestore(&rq->lock, flags);
 }
 
@@ -556,6 +570,7 @@ static void init_rq(unsigned int cpu, struct task_struct *idle)
 	rq->clock_ns = ktime_get_ns();
 	this_cpu_write(slice_start_ns, rq->clock_ns);
 	rq->depth_stamp_ns = rq->clock_ns;
+	rq->util_avg = 0; /* it was off: nothing ran */
 	idle->cpu = cpu;
 	idle->on_cpu = true;
 	idle->idle = true;

@@ -1,6 +1,7 @@
 /*
  * The idle loop each CPU runs when it has nothing else, and idle load
- * balancing: an idle CPU pulls a waiting thread from the busiest queue.
+ * balancing: an idle CPU pulls a waiting thread from the busiest queue
+ * (in pack mode only from a full one: find_busiest_pack(), pack.c).
  */
 #include <asm/barrier.h>
 #include <kernel/cpu.h>
@@ -27,6 +28,8 @@ static struct rq *find_busiest(struct rq *me)
 	struct rq *busiest = NULL;
 	unsigned int cpu;
 
+	if (sched_packing())
+		return find_busiest_pack(me);
 	for_each_cpu (cpu, cpu_active_mask) {
 		struct rq *rq = cpu_rq(cpu);
 

@@ -260,6 +260,7 @@ void sched_init(void)
 	tasklist_add(&init_task);
 	sched_init_cpu(smp_processor_id());
 	idle_thread_set_boot(&init_task);
+	sched_mode_init();
 }
 
 /* Is p stuck on cpu: no other active CPU in its affinity? */

@@ -28,7 +28,12 @@ struct rq {
 	 * average run-queue depth; updated wherever nr_running changes. */
 	u64 depth_ns;
 	u64 depth_stamp_ns;
+	/* Recent utilisation, 0..UTIL_SCALE, as of clock_ns: the busy share
+	 * decayed over time (kernel/sched/pack.c), updated in update_curr(). */
+	u32 util_avg;
 };
+
+#define UTIL_SCALE 1024
 
 /* An array, not per-CPU-area data: a CPU's queue outlives its hotplug. */
 extern struct rq *runqueues; /* nr_cpu_ids entries */
@@ -48,6 +53,19 @@ void migrate_task(struct task_struct *p);
 void idle_thread_set_boot(struct task_struct *idle);
 /* Move a queued (not running) thread from src to dst; both locked. */
 void move_queued_task(struct rq *src, struct rq *dst, struct task_struct *p);
+
+/* The modes and the pack rules (kernel/sched/pack.c). */
+extern enum sched_mode sched_cur_mode;
+static inline bool sched_packing(void)
+{
+	return READ_ONCE(sched_cur_mode) == SCHED_MODE_PACK;
+}
+void sched_mode_init(void);
+u32 util_project(u32 util, bool busy, u64 delta);
+u32 cpu_util(struct rq *rq, u64 now);
+unsigned int select_task_rq_pack(const struct cpumask *allowed);
+struct rq *find_busiest_pack(struct rq *me);
+int pack_balance_kick(struct rq *rq);
 
 static inline bool need_resched(void)
 {

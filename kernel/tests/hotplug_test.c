@@ -305,16 +305,75 @@ static void hotplug_up_cpu_ticks_again(struct kunit *test)
 }
 
 /*
+ * Wait (up to 5 s) until cpu's recent utilisation makes it full in the
+ * scheduler's pack mode (kernel/sched/pack.c): from then on both modes
+ * treat it as busy, in placement and in the idle balancer.
+ */
+static bool wait_cpu_full(unsigned int cpu)
+{
+	struct sched_cpu_stats st;
+	u64 end = jiffies + msecs_to_jiffies(5000);
+
+	do {
+		sched_cpu_stats(cpu, &st);
+		if (st.util_pct >= sched_pack_capacity())
+			return true;
+		msleep(5);
+	} while (jiffies < end);
+	return false;
+}
+
+struct cpu_hog {
+	volatile bool stop;
+	struct completion done;
+};
+
+static int cpu_hog_fn(void *p)
+{
+	struct cpu_hog *h = p;
+
+	while (!h->stop)
+		cpu_relax();
+	complete(&h->done);
+	return 0;
+}
+
+/* Keep cpu busy until cpu_hog_stop(): it becomes full (wait_cpu_full()). */
+static bool cpu_hog_start(struct cpu_hog *h, unsigned int cpu)
+{
+	struct task_struct *t = kthread_create(cpu_hog_fn, h, "hog/%u", cpu);
+
+	*h = (struct cpu_hog){0};
+	init_completion(&h->done);
+	if (!t)
+		return false;
+	kthread_bind(t, cpu);
+	wake_up_process(t);
+	return wait_cpu_full(cpu);
+}
+
+static void cpu_hog_stop(struct cpu_hog *h)
+{
+	h->stop = true;
+	wait_for_completion(&h->done);
+}
+
+/*
  * Issue 15 finding 5: a waker chose the CPU going down while it was still
  * active, and its thread is queued only after sched:active cleared the bit
  * (the hook holds the waker, IRQs off, until then and 20 ms more). The
  * thread then spins without a switch. Drained before the grace period,
  * the CPU would get that thread after its drain and never reach its idle
  * loop: the down fails. Drained after it, the thread is moved off.
+ *
+ * The spinner may run on cpu and on CPU other, kept busy by a hog: both
+ * scheduler modes then choose cpu, spread as the least loaded (and its
+ * last CPU), pack as the only one not full.
  */
 struct late_wake {
 	struct task_struct *spinner;
 	unsigned int cpu;
+	struct cpumask allowed;
 	volatile bool asleep, go, stop;
 	volatile int ran_on; /* CPU number + 1, while spinning */
 	struct completion spun, waker_done;
@@ -325,7 +384,7 @@ static int late_spinner(void *p)
 	struct late_wake *lw = p;
 
 	/* Ran on lw->cpu (bound there): it is where a wake-up looks first. */
-	set_cpus_allowed(current, cpu_possible_mask);
+	set_cpus_allowed(current, &lw->allowed);
 	set_current_state(TASK_UNINTERRUPTIBLE);
 	lw->asleep = true;
 	schedule();
@@ -349,6 +408,7 @@ static int late_waker(void *p)
 static void hotplug_late_waker_drained(struct kunit *test)
 {
 	static struct late_wake lw;
+	static struct cpu_hog hog;
 	unsigned int cpu = nr_cpu_ids - 1, me = 0, other = 1;
 	struct cpumask one;
 	struct task_struct *w;
@@ -362,6 +422,9 @@ static void hotplug_late_waker_drained(struct kunit *test)
 	cpumask_set_cpu(me, &one);
 	KUNIT_ASSERT_EQ(test, set_cpus_allowed(current, &one), 0);
 	lw = (struct late_wake){.cpu = cpu};
+	cpumask_set_cpu(cpu, &lw.allowed);
+	cpumask_set_cpu(other, &lw.allowed);
+	KUNIT_EXPECT_TRUE(test, cpu_hog_start(&hog, other));
 	init_completion(&lw.spun);
 	init_completion(&lw.waker_done);
 	lw.spinner = kthread_create(late_spinner, &lw, "late_spin");
@@ -394,6 +457,7 @@ static void hotplug_late_waker_drained(struct kunit *test)
 	KUNIT_EXPECT_NE(test, lw.ran_on, (int)cpu + 1);
 	lw.stop = true;
 	wait_for_completion(&lw.spun);
+	cpu_hog_stop(&hog);
 	if (!cpu_online(cpu))
 		KUNIT_EXPECT_EQ(test, cpu_up(cpu), 0);
 	set_cpus_allowed(current, cpu_possible_mask);
@@ -405,7 +469,8 @@ static void hotplug_late_waker_drained(struct kunit *test)
  * read-side section (a tick in the idle loop is a quiescent state). The
  * hook holds CPU cpu's idle thread between the check and the locks until
  * cpu is told to die, after rcu:sync and sched:drain; threads that may
- * run on cpu wait on another CPU's queue meanwhile. Pulled then, a
+ * run on cpu wait on another CPU's queue meanwhile (a full one, so pack
+ * mode's balancer looks at it too). Pulled then, a
  * spinner would keep cpu from its idle loop and the down would fail.
  */
 #define PULL_SPINNERS 3
@@ -462,6 +527,8 @@ static void hotplug_idle_pull_after_drain(struct kunit *test)
 	for (i = 0; i < PULL_SPINNERS; i++)
 		while (ip.ran_on[i] != (int)other + 1)
 			msleep(1);
+	/* In pack mode an idle CPU looks only at a full queue. */
+	KUNIT_EXPECT_TRUE(test, wait_cpu_full(other));
 	sched_delay_idle_pull(cpu);
 	end = ktime_get_ns() + 2000000000ULL;
 	while (sched_delay_idle_pull_pending() && ktime_get_ns() < end)
