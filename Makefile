@@ -55,7 +55,7 @@ trace-y := $(addprefix kernel/trace/, ring.o trace.o dump.o bench.o)
 hotplug-y := $(addprefix kernel/hotplug/, core.o cpu.o sync.o \
 	stop_machine.o pen.o bench.o scale_bench.o shell.o snapshot.o)
 power-y := $(addprefix kernel/power/, governor.o policy.o model.o \
-	workload.o run.o shell.o qos.o)
+	workload.o run.o shell.o qos.o strategy.o)
 debug-y := $(addprefix kernel/debug/, panic.o kallsyms.o stackprotector.o \
 	smp_processor_id.o lkdtm.o fault.o)
 tests-y := $(addprefix kernel/tests/, boot_test.o mm_test.o mmu_test.o \
@@ -84,7 +84,9 @@ help:
 	@echo "                (installs what is missing)"
 	@echo "make test       boot the test matrix and run host tests"
 	@echo "make test-scale GICv3 with 64, 256 and 512 CPUs: boot, SMP and hotplug"
-	@echo "make power      compare governor policies: table, build/power.csv, build/power.png"
+	@echo "make power      compare governor policies and power strategies (hotplug,"
+	@echo "                pack, idle states) on three workloads: tables, CSVs,"
+	@echo "                build/power.png, power_strategies.png, power_sweep.png"
 	@echo "                (POWER_SCALE=N: workload length in percent, default 100)"
 	@echo "make bench      the four hotplug designs side by side, -smp 4 and 8,"
 	@echo "                raspi3b with TF-A; firmware vs kernel share of each"
@@ -211,15 +213,19 @@ bench-linux: $(B)/Image
 trace: $(B)/Image
 	python3 tools/trace.py --run --out $(B)/trace.json
 
-# One boot runs the phased workload under each governor policy (about a
-# minute), prints the table and the trace; the tool draws build/power.png.
+# One boot runs the phased workload under each governor policy, then every
+# power strategy (hotplug, pack, idle states, ...) on the phased, phone and
+# storm workloads (about 5 minutes), prints the tables; the tools draw
+# build/power.png (policies over time), build/power_strategies.png and the
+# sensitivity sweep build/power_sweep.png, with their CSVs.
 POWER_SCALE ?= 100
 power: $(B)/Image
-	./qemu.sh --smp 4 --timeout 600 \
-		--append "power=all power.scale=$(POWER_SCALE) hz=250 poweroff" \
+	./qemu.sh --smp 4 --timeout 1200 \
+		--append "power=all power.strategies power.scale=$(POWER_SCALE) hz=250 poweroff" \
 		> $(B)/power.log 2>&1 || { tail -20 $(B)/power.log; exit 1; }
 	@grep -E '^\[ *[0-9.]+\] power: ' $(B)/power.log | sed 's/^\[[^]]*\] //'
 	tools/power_plot.py $(B)/power.log $(B)
+	tools/power_strategies.py $(B)/power.log $(B)
 
 # Attach to `./qemu.sh --gdb [--gdb-port N]` (another terminal), helpers
 # loaded: make gdb [GDB_PORT=N].

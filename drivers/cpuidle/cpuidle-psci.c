@@ -100,7 +100,8 @@ void cpuidle_init(void)
 		struct cpuidle_state *st = &dt[i].state;
 
 		if (dt[i].bad) {
-			pr_warn("idle state %d (%s, phandle %#x) left out: %s\n",
+			pr_warn("idle state %d (%s, phandle %#x) left out: "
+				"%s\n",
 				i + 1, st->name[0] ? st->name : "?",
 				dt[i].phandle, dt[i].bad);
 			continue;

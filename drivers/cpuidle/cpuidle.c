@@ -65,6 +65,21 @@ int cpuidle_state_count(void)
 	return state_count;
 }
 
+int cpuidle_deepest_usable(void)
+{
+	int forced = READ_ONCE(forced_state), idx = state_count - 1;
+
+	if (cpuidle_off)
+		return 0;
+	if (forced >= 0)
+		idx = forced;
+	while (idx > 0 &&
+	       (READ_ONCE(states[idx].disabled) ||
+		states[idx].exit_latency_us > cpu_latency_qos_limit()))
+		idx--;
+	return idx;
+}
+
 const struct cpuidle_state *cpuidle_get_state(int idx)
 {
 	return idx >= 0 && idx < state_count ? &states[idx] : NULL;

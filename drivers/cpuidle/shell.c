@@ -84,7 +84,7 @@ static int parse_state(const char *word, int *idx)
 	if (cmdline_parse_ulong(word, &v) ||
 	    v >= (unsigned long)cpuidle_state_count()) {
 		pr_info("error: no state '%s' (0..%d or a name)\n", word,
-		       cpuidle_state_count() - 1);
+			cpuidle_state_count() - 1);
 		return -EINVAL;
 	}
 	*idx = (int)v;
@@ -107,8 +107,8 @@ static int cmd_cpuidle(int argc, char **argv)
 			cpu_latency_qos_remove_request(&shell_req);
 		} else if (cmdline_parse_ulong(argv[2], &us) || us >= U32_MAX) {
 			pr_info("error: latency '%s' is not a number of us "
-			       "(or none)\n",
-			       argv[2]);
+				"(or none)\n",
+				argv[2]);
 			return -EINVAL;
 		} else {
 			cpu_latency_qos_add_request(&shell_req, (u32)us);
@@ -126,8 +126,8 @@ static int cmd_cpuidle(int argc, char **argv)
 			return -EINVAL;
 		if (cpuidle_set_disabled(idx, argv[1][0] == 'd')) {
 			pr_info("error: state %d cannot be %sd (WFI always "
-			       "stays)\n",
-			       idx, argv[1]);
+				"stays)\n",
+				idx, argv[1]);
 			return -EINVAL;
 		}
 	} else {
@@ -137,7 +137,7 @@ static int cmd_cpuidle(int argc, char **argv)
 	return 0;
 usage:
 	pr_info("error: usage: cpuidle [latency US|none | force STATE|none | "
-	       "disable STATE | enable STATE]\n");
+		"disable STATE | enable STATE]\n");
 	return -EINVAL;
 }
 SHELL_CMD(cpuidle, "[latency US|none|force S|disable S|enable S]",

@@ -78,6 +78,8 @@ void menu_device_init(struct menu_device *md);
 
 /* The states in force, WFI included; 1 means WFI only. */
 int cpuidle_state_count(void);
+/* The deepest state idle CPUs may use now (forced, enabled, off): 0 is WFI. */
+int cpuidle_deepest_usable(void);
 const struct cpuidle_state *cpuidle_get_state(int idx);
 /* Copy of cpu's counts (zeroed for a CPU with none). */
 void cpuidle_get_usage(unsigned int cpu, struct cpuidle_state_usage *out,

@@ -34,6 +34,9 @@ struct gov_tunables {
 	unsigned int up_util; /* load: busy % per CPU above which: up */
 	unsigned int down_util; /* load: % below which, on one CPU less */
 	unsigned int cpus; /* fixed: the count */
+	/* 1: down_delay_ms is the break-even time of the power model
+	 * (power_break_even_ms()), not the tunable's value */
+	unsigned int cost_aware;
 };
 
 enum gov_event {
@@ -104,6 +107,13 @@ void gov_trace_dump(u64 from, const char *label, u64 t0_ns);
 
 /* Reads policy= from the command line, and runs power= or demo. */
 void governor_boot(void);
+
+/*
+ * The power model's break-even idle length (ms): a down and an up cost
+ * more energy than an off core saves against the deepest idle state it
+ * would otherwise sit in, until the core has been off this long.
+ */
+unsigned int power_break_even_ms(void);
 
 /* The power model's cluster term: cpu went off (up false) or came up. */
 void power_note_cpu(unsigned int cpu, bool up);

@@ -185,6 +185,13 @@ static unsigned int ceiling(const struct gov_tunables *t)
 	return t->max_cpus ? max(min(n, t->max_cpus), 1U) : n;
 }
 
+/* The time "want fewer" must hold: fixed, or the model's break-even. */
+static u64 down_delay_ns(const struct gov_tunables *t)
+{
+	return (t->cost_aware ? power_break_even_ms() : t->down_delay_ms) *
+	       1000000ULL;
+}
+
 /*
  * One period: sample, decide, maybe act. "Want more" must hold for
  * up_delay and "want fewer" for down_delay, both measured between
@@ -222,7 +229,7 @@ static void gov_step(struct gov_state *st)
 	} else if (want < r.online) {
 		st->up_since = 0;
 		st->down_since = st->down_since ?: now;
-		if (now - st->down_since >= t.down_delay_ms * 1000000ULL &&
+		if (now - st->down_since >= down_delay_ns(&t) &&
 		    now - st->last_change >= t.hysteresis_ms * 1000000ULL)
 			act(&r, false);
 	} else {

@@ -176,6 +176,27 @@ u64 power_transition_uj(void)
 }
 
 /*
+ * Break-even: a down and the up after it cost 2 x power_transition_uj();
+ * an off core saves (P(deepest usable idle state) - P(off)) meanwhile.
+ * uJ / mW = ms. The cluster's share is left out: an off core saves it
+ * only if its whole cluster goes, so this is the cautious figure.
+ */
+unsigned int power_break_even_ms(void)
+{
+	int deepest = cpuidle_deepest_usable();
+	unsigned int idle_mw = deepest > 0 && deepest < POWER_IDLE_MAX
+				       ? power_model.idle_mw[deepest]
+				       : power_model.wfi_mw;
+	u64 saved_mw =
+		idle_mw > power_model.off_mw ? idle_mw - power_model.off_mw : 0;
+
+	if (!saved_mw)
+		return 60000; /* off saves nothing: never worth it */
+	return (unsigned int)min(2 * power_transition_uj() / saved_mw,
+				 (u64)60000);
+}
+
+/*
  * A core's time off is what is left of the wall time once its active and
  * idle time are counted: the scheduler's counters stand still while it
  * is off. Its idle time is split by state as cpuidle counted it; idle
@@ -217,12 +238,13 @@ void power_meter_read(const struct power_meter *m, struct power_result *r)
 	}
 	r->transitions = hotplug_ops() - m->transitions;
 	r->clusters_off_ns = clusters_off_ns() - m->clusters_off_ns;
-	per_op = power_transition_uj();
-	r->energy_uj = uj(pm->active_mw, r->active_ns) +
-		       uj(pm->off_mw, r->off_ns) + r->transitions * per_op +
-		       uj(pm->cluster_mw, r->wall_ns * nr_clusters() -
-						  min(r->wall_ns * nr_clusters(),
-						      r->clusters_off_ns));
+	per_op = r->transition_uj = power_transition_uj();
+	r->energy_uj =
+		uj(pm->active_mw, r->active_ns) + uj(pm->off_mw, r->off_ns) +
+		r->transitions * per_op +
+		uj(pm->cluster_mw,
+		   r->wall_ns * nr_clusters() -
+			   min(r->wall_ns * nr_clusters(), r->clusters_off_ns));
 	r->energy_uj += uj(pm->wfi_mw, r->state_ns[0]);
 	for (int i = 1; i < n; i++)
 		r->energy_uj += uj(pm->idle_mw[i], r->state_ns[i]) +

@@ -52,7 +52,9 @@ struct tunable {
  * were, because a missing CPU costs latency at once while an idle one
  * costs only a little power. rqdepth adds a CPU when more than 1.25
  * threads per CPU are runnable and removes one when the rest would carry
- * fewer than 0.75 each; load uses 80 % and 40 % busy.
+ * fewer than 0.75 each; load uses 80 % and 40 % busy. cost_aware=1
+ * replaces the fixed down delay by the power model's break-even time
+ * (kernel/power/model.c), which no Android governor did.
  */
 static const struct tunable tunables[] = {
 	T(period_ms, 5, 10000, 50),	 T(up_delay_ms, 0, 60000, 100),
@@ -60,7 +62,7 @@ static const struct tunable tunables[] = {
 	T(min_cpus, 1, NR_CPUS, 1),	 T(max_cpus, 0, NR_CPUS, 0),
 	T(up_rq, 1, 10000, 125),	 T(down_rq, 0, 10000, 75),
 	T(up_util, 1, 100, 80),		 T(down_util, 0, 100, 40),
-	T(cpus, 1, NR_CPUS, 2),
+	T(cpus, 1, NR_CPUS, 2),		 T(cost_aware, 0, 1, 0),
 };
 
 static unsigned int *field(struct gov_tunables *t, const struct tunable *d)

@@ -51,8 +51,16 @@ struct power_result {
 	u64 state_entries[CPUIDLE_STATE_MAX];
 	u64 clusters_off_ns; /* summed over clusters: all cores off */
 	u64 transitions;
+	u64 transition_uj; /* the energy of each, as the model priced it */
 	u64 energy_uj;
 };
+
+/*
+ * strategy.c: every listed strategy (all if nr_only is 0) on every listed
+ * workload; -EINVAL (nothing run) if a name is unknown.
+ */
+int power_strategies(char *const *only, int nr_only, char *const *wls,
+		     int nr_wls, unsigned int scale);
 
 /* A hotplug operation's energy now (uJ). */
 u64 power_transition_uj(void);
@@ -70,16 +78,24 @@ void power_since_boot(struct power_result *r);
 enum wl_kind {
 	WL_IDLE, /* nothing */
 	WL_STEADY, /* `threads` CPU-bound threads */
-	WL_BURST, /* `threads` threads: on_ms busy every period_ms */
+	WL_BURST, /* `threads` threads: on_us busy every period_ms */
 	WL_FRAMES, /* like bursts, a frame period: wake-up latency matters */
+	WL_RING, /* `threads` pass a token round: on_us each, then wake the
+		  * next and sleep (a wake-up storm over every CPU) */
 };
 
+/* Threads of one kind; a phase runs up to WL_PARTS parts at once. */
+struct wl_part {
+	enum wl_kind kind;
+	unsigned int threads;
+	unsigned int on_us, period_ms;
+};
+
+#define WL_PARTS 3
 struct wl_phase {
 	const char *name;
-	enum wl_kind kind;
 	unsigned int ms;
-	unsigned int threads;
-	unsigned int on_ms, period_ms;
+	struct wl_part part[WL_PARTS]; /* threads 0 ends the list */
 };
 
 struct wl_result {
@@ -88,6 +104,15 @@ struct wl_result {
 	unsigned int wakeups; /* latency samples */
 	u64 lat_p50_ns, lat_p99_ns;
 };
+
+/* A named sequence of phases: the phased mix, the phone, the storm. */
+struct wl_workload {
+	const char *name;
+	const struct wl_phase *phases;
+	unsigned int nr_phases;
+};
+extern const struct wl_workload wl_workloads[];
+extern const unsigned int wl_nr_workloads;
 
 /* The phased mix make power and the demo run. */
 extern const struct wl_phase wl_mix[];

@@ -17,8 +17,9 @@
 #include "power.h"
 
 static char policy_word[256], power_word[64], model_word[128];
+static char only_word[128], workloads_word[64];
 static unsigned long power_scale;
-static bool demo;
+static bool demo, strategies_flag;
 param_string("policy", policy_word,
 	     "NAME[,key=value...]: start the hotplug governor");
 param_string("power", power_word,
@@ -29,6 +30,13 @@ param_ulong("power.scale", power_scale, 1, 1000,
 	    "(default 100; demo 200)");
 param_string("power.model", model_word,
 	     "active_mw=N,wfi_mw=N,off_mw=N,transition_uj=N: the power model");
+param_flag("power.strategies", strategies_flag,
+	   "compare the power strategies (hotplug, pack, idle states...) on "
+	   "every workload (make power)");
+param_string("power.only", only_word,
+	     "NAME[,NAME]: power.strategies runs only these strategies");
+param_string("power.workloads", workloads_word,
+	     "phased|phone|storm[,...]: power.strategies runs only these");
 param_flag("demo", demo,
 	   "the phased workload under the governor with a status line each "
 	   "second, then the shell");
@@ -98,8 +106,8 @@ static void power_one(struct power_row *row, const struct gov_tunables *t,
 
 static void print_row(const struct power_row *r)
 {
-	u64 online100 = r->pr.wall_ns ? (r->pr.active_ns + r->pr.idle_ns) * 100 /
-						r->pr.wall_ns
+	u64 online100 = r->pr.wall_ns ? (r->pr.active_ns + r->pr.idle_ns) *
+						100 / r->pr.wall_ns
 				      : 0;
 
 	pr_info("%-12s %10llu %12llu %11llu %8llu %8llu %8llu %8llu.%02llu\n",
@@ -270,6 +278,17 @@ void governor_boot(void)
 	if (power_word[0]) {
 		strlcpy(arg, power_word, sizeof(arg));
 		power_compare(arg, power_scale ?: 100);
+	}
+	if (strategies_flag) {
+		char only[128], wls[64], *o[MAX_WORDS], *w[MAX_WORDS];
+		int no, nw;
+
+		strlcpy(only, only_word, sizeof(only));
+		strlcpy(wls, workloads_word, sizeof(wls));
+		no = only[0] ? split_commas(only, o) : 0;
+		nw = wls[0] ? split_commas(wls, w) : 0;
+		if (power_strategies(o, no, w, nw, power_scale ?: 100))
+			pr_warn("power.strategies: nothing run\n");
 	}
 	if (demo)
 		demo_run(power_scale ?: 200);

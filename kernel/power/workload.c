@@ -1,10 +1,20 @@
 /*
- * Deterministic synthetic workloads for the governor: phases of idle,
- * steady CPU-bound threads, bursts, and a periodic frame-like load, run
- * one after the other. CPU-bound work is counted in work units (a fixed
- * loop of multiply-adds); periodic threads record their wake-up latency,
- * from the timer's wake-up to the thread running, which is what too few
- * online CPUs costs.
+ * Deterministic synthetic workloads for the power strategies: phases of
+ * idle, steady CPU-bound threads, bursts, a periodic frame-like load and
+ * a token ring, up to three kinds at once, run one after the other.
+ * CPU-bound work is counted in work units (a fixed loop of
+ * multiply-adds); periodic threads record their wake-up latency, from the
+ * timer's wake-up to the thread running, and ring threads from the
+ * wake-up by the previous one: what too few online CPUs, or a CPU slow
+ * to leave a deep idle state, costs.
+ *
+ * Three workloads (wl_workloads[]): the phased mix; a phone (60 Hz
+ * frames from a render and a UI thread, touch input at 20 Hz, and a
+ * background sync every second, screen on and off); and Paul McKenney's
+ * case for hotplug, a misbehaving pattern: a token passed round 8
+ * threads, each doing 100 us and waking the next, which the scheduler
+ * spreads over every CPU, so no CPU ever sleeps long enough for a deep
+ * state, though one CPU could carry the whole load.
  */
 #define pr_fmt(fmt) "workload: " fmt
 #include <kernel/printk.h>
@@ -15,7 +25,7 @@
 #include <lib/stats.h>
 #include "power.h"
 
-#define WL_MAX_THREADS 8
+#define WL_MAX_THREADS 12
 #define WL_MAX_LAT 4096 /* latency samples kept per measurement */
 #define TICK_MS 250 /* how often a running phase calls its tick() */
 
@@ -25,18 +35,48 @@
  * 6 ms of work each.
  */
 const struct wl_phase wl_mix[] = {
-	{"idle", WL_IDLE, 1000, 0, 0, 0},
-	{"steady-4", WL_STEADY, 2000, 4, 0, 0},
-	{"idle", WL_IDLE, 1500, 0, 0, 0},
-	{"frames-2", WL_FRAMES, 2500, 2, 6, 16},
-	{"bursts-4", WL_BURST, 2000, 4, 150, 1000},
-	{"steady-1", WL_STEADY, 1500, 1, 0, 0},
-	{"idle", WL_IDLE, 1500, 0, 0, 0},
+	{"idle", 1000, {{WL_IDLE, 0, 0, 0}}},
+	{"steady-4", 2000, {{WL_STEADY, 4, 0, 0}}},
+	{"idle", 1500, {{WL_IDLE, 0, 0, 0}}},
+	{"frames-2", 2500, {{WL_FRAMES, 2, 6000, 16}}},
+	{"bursts-4", 2000, {{WL_BURST, 4, 150000, 1000}}},
+	{"steady-1", 1500, {{WL_STEADY, 1, 0, 0}}},
+	{"idle", 1500, {{WL_IDLE, 0, 0, 0}}},
 };
 const unsigned int wl_mix_len = ARRAY_SIZE(wl_mix);
 
+/* About 12 s: the screen on (scrolling, then video), then off. */
+static const struct wl_phase wl_phone[] = {
+	{"screen-off", 2000, {{WL_BURST, 1, 60000, 1000}}},
+	{"scroll",
+	 3000,
+	 {{WL_FRAMES, 1, 5000, 16},
+	  {WL_FRAMES, 1, 3000, 16},
+	  {WL_BURST, 1, 2000, 50}}},
+	{"video", 3000, {{WL_FRAMES, 1, 3000, 16}, {WL_BURST, 1, 60000, 1000}}},
+	{"app-start", 1000, {{WL_STEADY, 2, 0, 0}, {WL_FRAMES, 1, 5000, 16}}},
+	{"screen-off", 3000, {{WL_BURST, 1, 60000, 1000}}},
+};
+
+/* About 8 s: the storm between two quiet stretches. */
+static const struct wl_phase wl_storm[] = {
+	{"idle", 1000, {{WL_IDLE, 0, 0, 0}}},
+	{"storm-8", 6000, {{WL_RING, 8, 100, 0}}},
+	{"idle", 1000, {{WL_IDLE, 0, 0, 0}}},
+};
+
+const struct wl_workload wl_workloads[] = {
+	{"phased", wl_mix, ARRAY_SIZE(wl_mix)},
+	{"phone", wl_phone, ARRAY_SIZE(wl_phone)},
+	{"storm", wl_storm, ARRAY_SIZE(wl_storm)},
+};
+const unsigned int wl_nr_workloads = ARRAY_SIZE(wl_workloads);
+
 struct wl_thread {
 	u64 end_ns, on_ns, period_ns;
+	bool ring; /* pass the token to next when done */
+	bool holds_token; /* at the start: the first of its ring */
+	struct wl_thread *next;
 	struct timer_list timer;
 	struct completion tick;
 	u64 woken_ns;
@@ -124,11 +164,35 @@ static void periodic(struct wl_thread *w)
 	del_timer_sync(&w->timer);
 }
 
+/*
+ * The token ring: wait for the token, work on_ns, hand it on. The phase's
+ * end stops the ring: whoever holds the token then passes it on once
+ * more so every thread wakes and leaves.
+ */
+static void ring(struct wl_thread *w)
+{
+	for (;;) {
+		wait_for_completion(&w->tick);
+		if (READ_ONCE(w->woken_ns))
+			record_latency(ktime_get_ns() - READ_ONCE(w->woken_ns));
+		if (ktime_get_ns() >= w->end_ns) {
+			w->next->woken_ns = 0;
+			complete(&w->next->tick);
+			return;
+		}
+		busy_until(ktime_get_ns() + w->on_ns);
+		WRITE_ONCE(w->next->woken_ns, ktime_get_ns());
+		complete(&w->next->tick);
+	}
+}
+
 static int worker(void *arg)
 {
 	struct wl_thread *w = arg;
 
-	if (w->period_ns)
+	if (w->ring)
+		ring(w);
+	else if (w->period_ns)
 		periodic(w);
 	else
 		busy_until(w->end_ns);
@@ -141,25 +205,56 @@ static int worker(void *arg)
 
 static void start_threads(const struct wl_phase *ph, u64 end_ns)
 {
-	unsigned int n = min(ph->threads, (unsigned int)WL_MAX_THREADS);
+	struct wl_thread *first_of_ring = NULL;
+	unsigned int n = 0;
 
 	init_completion(&all_done);
+	for (int p = 0; p < WL_PARTS && ph->part[p].threads; p++)
+		n += ph->part[p].threads;
+	n = min(n, (unsigned int)WL_MAX_THREADS);
 	live = n;
+	n = 0;
+	for (int p = 0; p < WL_PARTS && ph->part[p].threads; p++) {
+		const struct wl_part *part = &ph->part[p];
+
+		for (unsigned int i = 0;
+		     i < part->threads && n < WL_MAX_THREADS; i++) {
+			struct wl_thread *w = &workers[n++];
+
+			*w = (struct wl_thread){.end_ns = end_ns};
+			if (part->kind != WL_STEADY) {
+				w->on_ns = part->on_us * 1000ULL;
+				w->period_ns = part->period_ms * 1000000ULL;
+			}
+			w->ring = part->kind == WL_RING;
+			if (w->ring) {
+				if (!first_of_ring) {
+					first_of_ring = w;
+					w->holds_token = true;
+				}
+				/* The last one closes the ring. */
+				w->next = i + 1 < part->threads &&
+							  n < WL_MAX_THREADS
+						  ? &workers[n]
+						  : first_of_ring;
+			}
+			timer_setup(&w->timer, release);
+			init_completion(&w->tick);
+		}
+		if (part->kind == WL_RING)
+			first_of_ring = NULL;
+	}
 	for (unsigned int i = 0; i < n; i++) {
 		struct wl_thread *w = &workers[i];
 
-		*w = (struct wl_thread){.end_ns = end_ns};
-		if (ph->kind != WL_STEADY) {
-			w->on_ns = ph->on_ms * 1000000ULL;
-			w->period_ns = ph->period_ms * 1000000ULL;
-		}
-		timer_setup(&w->timer, release);
-		init_completion(&w->tick);
 		w->task = kthread_run(worker, w, "wl/%u", i);
 		if (!w->task &&
 		    __atomic_sub_fetch(&live, 1, __ATOMIC_ACQ_REL) == 0)
 			complete(&all_done);
 	}
+	for (unsigned int i = 0; i < n; i++)
+		if (workers[i].holds_token)
+			complete(&workers[i].tick);
 }
 
 void wl_run_phase(const struct wl_phase *ph, unsigned int scale,
@@ -168,7 +263,7 @@ void wl_run_phase(const struct wl_phase *ph, unsigned int scale,
 	u64 ms = max(ph->ms * (u64)scale / 100, 1ULL);
 	u64 end = ktime_get_ns() + ms * 1000000ULL;
 
-	if (ph->kind == WL_IDLE || !ph->threads) {
+	if (ph->part[0].kind == WL_IDLE || !ph->part[0].threads) {
 		for (u64 now; (now = ktime_get_ns()) < end;) {
 			msleep(min((end - now) / 1000000 + 1, (u64)TICK_MS));
 			if (tick)

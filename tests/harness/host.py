@@ -37,6 +37,8 @@ TOOL_CHECKS = [
     ("bench smoke", [sys.executable, "tools/bench.py", "--smoke", "--ktap",
                      "--out", "build/bench-smoke.json"], "bench.log", "bench.",
      "tools/bench.py"),
+    ("power strategies", [sys.executable, "tools/power_strategies.py", "--run", "--ktap"],
+     "power.log", "power.", "tools/power_strategies.py"),
     ("scale bench smoke", [sys.executable, "tools/bench_scale.py", "--smoke", "--ktap",
                            "--out", "build/scale-smoke.json"], "scale.log", "scale.",
      "tools/bench_scale.py"),

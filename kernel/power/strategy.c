@@ -1,0 +1,226 @@
+/*
+ * The 2013 power question, measured: each power strategy on the same
+ * workloads under the same model (make power). A strategy is a hotplug
+ * policy (or none), a scheduler mode (spread or pack) and whether idle
+ * CPUs may use the idle states deeper than WFI:
+ *
+ *   spread             every CPU on, threads spread, WFI only (baseline)
+ *   hotplug-rqdepth    Android-style hotplug on run-queue depth, WFI
+ *   hotplug-load       hotplug on utilisation, WFI
+ *   pack               every CPU on, threads packed (Ingo's answer), WFI
+ *   idle               every CPU on, spread, the idle governor's states
+ *   pack+idle          both of Ingo's: packing and idle states
+ *   hotplug+idle       rqdepth hotplug with idle states
+ *   cost-hotplug+idle  the same, its down delay the model's break-even
+ *
+ * Each run starts from every CPU online with nothing of the others left
+ * set, and prints one `power-row,...` line with the raw figures, which
+ * tools/power_strategies.py turns into the table, the CSV, the plots and
+ * the sensitivity sweep (the model recomputed on the host from the same
+ * figures), and a table per workload here.
+ */
+#define pr_fmt(fmt) "power: " fmt
+#include <kernel/cpu.h>
+#include <kernel/cpuidle.h>
+#include <kernel/printk.h>
+#include <kernel/sched.h>
+#include <kernel/time.h>
+#include <lib/errno.h>
+#include <string.h>
+#include "power.h"
+
+struct power_strategy {
+	const char *name;
+	enum gov_policy policy;
+	bool cost_aware;
+	enum sched_mode mode;
+	bool idle_states;
+};
+
+static const struct power_strategy strategies[] = {
+	{"spread", GOV_NONE, false, SCHED_MODE_SPREAD, false},
+	{"hotplug-rqdepth", GOV_RQDEPTH, false, SCHED_MODE_SPREAD, false},
+	{"hotplug-load", GOV_LOAD, false, SCHED_MODE_SPREAD, false},
+	{"pack", GOV_NONE, false, SCHED_MODE_PACK, false},
+	{"idle", GOV_NONE, false, SCHED_MODE_SPREAD, true},
+	{"pack+idle", GOV_NONE, false, SCHED_MODE_PACK, true},
+	{"hotplug+idle", GOV_RQDEPTH, false, SCHED_MODE_SPREAD, true},
+	{"cost-hotplug+idle", GOV_RQDEPTH, true, SCHED_MODE_SPREAD, true},
+};
+
+#define NR_STRATEGIES ARRAY_SIZE(strategies)
+
+struct strategy_row {
+	const struct power_strategy *s;
+	struct power_result pr;
+	struct wl_result wl;
+	unsigned int break_even_ms;
+};
+
+/* Everything a strategy sets, back to the default. */
+static void strategy_reset(const struct gov_tunables *t)
+{
+	governor_set(GOV_NONE, t);
+	cpu_up_all();
+	sched_set_mode(SCHED_MODE_SPREAD);
+	cpuidle_force_state(-1);
+}
+
+static void strategy_apply(const struct power_strategy *s,
+			   const struct gov_tunables *base)
+{
+	struct gov_tunables t = *base;
+
+	sched_set_mode(s->mode);
+	/* Without idle states, WFI only: state 0 forced. */
+	cpuidle_force_state(s->idle_states ? -1 : 0);
+	t.cost_aware = s->cost_aware;
+	governor_set(s->policy, &t);
+}
+
+static void run_one(struct strategy_row *row, const struct wl_workload *w,
+		    const struct gov_tunables *t, unsigned int scale)
+{
+	struct power_meter m;
+
+	strategy_reset(t);
+	wl_reset();
+	if (power_meter_start(&m)) {
+		pr_err("%s/%s: no memory for the meter\n", w->name,
+		       row->s->name);
+		return;
+	}
+	strategy_apply(row->s, t);
+	row->break_even_ms = power_break_even_ms();
+	for (unsigned int i = 0; i < w->nr_phases; i++)
+		wl_run_phase(&w->phases[i], scale, NULL, NULL);
+	power_meter_read(&m, &row->pr);
+	power_meter_free(&m);
+	wl_result(&row->wl);
+	strategy_reset(t);
+}
+
+static unsigned long long us(u64 ns)
+{
+	return ns / 1000;
+}
+
+/* The raw figures, for the host tool: one line per run. */
+static void print_raw(const char *workload, const struct strategy_row *r)
+{
+	const struct power_result *p = &r->pr;
+
+	printk(KERN_INFO "power-row,%s,%s,%llu,%llu,%llu,%llu,%llu,%llu,%llu,"
+			 "%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%u,"
+			 "%llu,%llu,%u\n",
+	       workload, r->s->name, us(p->wall_ns), us(p->active_ns),
+	       us(p->idle_ns), us(p->off_ns), us(p->state_ns[0]),
+	       us(p->state_ns[1]), us(p->state_ns[2]),
+	       (unsigned long long)p->state_entries[0],
+	       (unsigned long long)p->state_entries[1],
+	       (unsigned long long)p->state_entries[2], us(p->clusters_off_ns),
+	       (unsigned long long)p->transitions,
+	       (unsigned long long)p->transition_uj,
+	       (unsigned long long)p->energy_uj,
+	       (unsigned long long)r->wl.units,
+	       (unsigned long long)(r->wl.cpu_ns / 1000000), r->wl.wakeups,
+	       us(r->wl.lat_p50_ns), us(r->wl.lat_p99_ns), r->break_even_ms);
+}
+
+static void print_table(const char *workload, const struct strategy_row *rows,
+			int n)
+{
+	pr_info("%s: %-18s %9s %10s %9s %8s %8s %7s %s\n", workload, "STRATEGY",
+		"ENERGY-mJ", "WORK-UNITS", "CPU-ms", "P50-us", "P99-us",
+		"HOTPLUG", "IDLE ENTRIES (per state)");
+	for (int i = 0; i < n; i++) {
+		const struct strategy_row *r = &rows[i];
+
+		pr_info("%s: %-18s %9llu %10llu %9llu %8llu %8llu %7llu "
+			"%llu/%llu/%llu\n",
+			workload, r->s->name,
+			(unsigned long long)(r->pr.energy_uj / 1000),
+			(unsigned long long)r->wl.units,
+			(unsigned long long)(r->wl.cpu_ns / 1000000),
+			us(r->wl.lat_p50_ns), us(r->wl.lat_p99_ns),
+			(unsigned long long)r->pr.transitions,
+			(unsigned long long)r->pr.state_entries[0],
+			(unsigned long long)r->pr.state_entries[1],
+			(unsigned long long)r->pr.state_entries[2]);
+	}
+}
+
+static bool listed(const char *name, char *const *names, int n)
+{
+	if (!n)
+		return true;
+	for (int i = 0; i < n; i++)
+		if (!strcmp(names[i], name))
+			return true;
+	return false;
+}
+
+/* Names that are not strategies or workloads: refused, nothing runs. */
+static int check_names(char *const *names, int n, bool strategy)
+{
+	for (int i = 0; i < n; i++) {
+		bool found = false;
+
+		for (unsigned int j = 0;
+		     j < (strategy ? NR_STRATEGIES : wl_nr_workloads); j++)
+			found |= !strcmp(names[i],
+					 strategy ? strategies[j].name
+						  : wl_workloads[j].name);
+		if (!found) {
+			pr_err("unknown %s '%s'\n",
+			       strategy ? "strategy" : "workload", names[i]);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+int power_strategies(char *const *only, int nr_only, char *const *wls,
+		     int nr_wls, unsigned int scale)
+{
+	static struct strategy_row rows[NR_STRATEGIES];
+	struct gov_tunables t;
+	enum gov_policy cur;
+	int cpus = cpuidle_state_count();
+
+	if (check_names(only, nr_only, true) || check_names(wls, nr_wls, false))
+		return -EINVAL;
+	governor_get(&cur, &t);
+	gov_default_tunables(&t);
+	power_model_print();
+	pr_info("strategies at %u%% of each workload on %u CPUs; idle "
+		"states: %d (%s%s%s)\n",
+		scale, nr_cpu_ids, cpus, cpuidle_get_state(0)->name,
+		cpus > 1 ? ", ..., " : "",
+		cpus > 1 ? cpuidle_get_state(cpus - 1)->name : "");
+	printk(KERN_INFO
+	       "power-row,workload,strategy,wall_us,active_us,idle_us,"
+	       "off_us,state0_us,state1_us,state2_us,entries0,"
+	       "entries1,entries2,clusters_off_us,transitions,"
+	       "transition_uj,energy_uj,units,cpu_ms,wakeups,p50_us,"
+	       "p99_us,break_even_ms\n");
+	for (unsigned int w = 0; w < wl_nr_workloads; w++) {
+		const struct wl_workload *wl = &wl_workloads[w];
+		int n = 0;
+
+		if (!listed(wl->name, wls, nr_wls))
+			continue;
+		for (unsigned int i = 0; i < NR_STRATEGIES; i++) {
+			if (!listed(strategies[i].name, only, nr_only))
+				continue;
+			rows[n].s = &strategies[i];
+			pr_info("%s: %s\n", wl->name, strategies[i].name);
+			run_one(&rows[n], wl, &t, scale);
+			print_raw(wl->name, &rows[n]);
+			n++;
+		}
+		print_table(wl->name, rows, n);
+	}
+	pr_info("done\n");
+	return 0;
+}

@@ -1,0 +1,296 @@
+#!/usr/bin/env python3
+"""The power strategies compared (make power): reads the console log of a
+`power.strategies` boot, recomputes each run's energy from its raw figures
+with the kernel's model (kernel/power/model.c) and checks it against the
+kernel's own, then writes:
+
+  OUTDIR/power_strategies.csv   one row per (workload, strategy): figures
+                                and energy
+  OUTDIR/power_strategies.png   energy and wake-up latency p99 per strategy,
+                                one panel per workload
+  OUTDIR/power_sweep.csv        the sensitivity sweep: for each workload,
+                                transition energy x0.1..x10 and deep-state
+                                power x0.5..x10, each strategy's energy and
+                                the winner
+  OUTDIR/power_sweep.png        hotplug+idle against idle (and the best
+                                hotplug without idle states) as the
+                                transition energy grows, per workload
+and prints the tables, the break-even idle length of each state, and where
+in the sweep hotplug beats idle states.
+
+Usage: tools/power_strategies.py LOG [OUTDIR]     (OUTDIR: build)
+       tools/power_strategies.py --ktap LOG       checks only, as KTAP
+       tools/power_strategies.py --run --ktap     boot a short run first
+                                                  (make test's smoke)
+Exits 1 if the log has no rows, or a recomputed energy differs from the
+kernel's by more than rounding.
+"""
+
+import os
+import re
+import subprocess
+import sys
+
+TIMESTAMP = re.compile(r"^\[\s*\d+\.\d+\]\s*")
+MODEL = re.compile(r"^power: model \(.*\): (.*)$")
+CPUS = re.compile(r"^power: strategies at \d+% of each workload on (\d+) CPUs")
+FIELDS = ["workload", "strategy", "wall_us", "active_us", "idle_us", "off_us",
+          "state0_us", "state1_us", "state2_us", "entries0", "entries1",
+          "entries2", "clusters_off_us", "transitions", "transition_uj",
+          "energy_uj", "units", "cpu_ms", "wakeups", "p50_us", "p99_us",
+          "break_even_ms"]
+TRANSITION_SCALES = [0.1, 0.2, 0.5, 1, 2, 5, 10]
+DEEP_POWER_SCALES = [0.5, 1, 2, 5, 10]
+
+
+def parse(lines):
+    model, rows, cpus = {}, [], None
+    for raw in lines:
+        line = TIMESTAMP.sub("", raw.rstrip("\r\n"))
+        m = MODEL.match(line)
+        if m:
+            for word in m.group(1).split():
+                if "=" in word:
+                    k, v = word.split("=", 1)
+                    model[k] = int(v)
+            continue
+        m = CPUS.match(line)
+        if m:
+            cpus = int(m.group(1))
+            continue
+        if line.startswith("power-row,") and not line.startswith("power-row,workload,"):
+            values = line.split(",")[1:]
+            if len(values) != len(FIELDS):
+                continue
+            row = dict(zip(FIELDS, values))
+            for k in FIELDS[2:]:
+                row[k] = int(row[k])
+            rows.append(row)
+    return model, rows, cpus
+
+
+def energy_uj(row, model, cpus, transition_scale=1.0, deep_scale=1.0):
+    """The kernel's model, term by term (kernel/power/model.c): us x mW = nJ."""
+    def uj(mw, us):
+        return mw * us / 1000.0
+    clusters = -(-cpus // model["cluster_cpus"])
+    e = uj(model["active_mw"], row["active_us"]) + uj(model["off_mw"], row["off_us"])
+    e += row["transitions"] * row["transition_uj"] * transition_scale
+    cluster_on = max(row["wall_us"] * clusters - row["clusters_off_us"], 0)
+    e += uj(model["cluster_mw"], cluster_on)
+    e += uj(model["wfi_mw"], row["state0_us"])
+    for i in (1, 2):
+        if f"idle{i}_mw" not in model:
+            continue
+        mw = model[f"idle{i}_mw"] * (deep_scale if i == 2 else 1)
+        e += uj(mw, row[f"state{i}_us"]) + row[f"entries{i}"] * model[f"idle{i}_uj"]
+    return e
+
+
+def check(model, rows, cpus):
+    """(name, ok, detail) per row: the host's energy is the kernel's."""
+    out = []
+    for r in rows:
+        mine = energy_uj(r, model, cpus)
+        # The kernel rounds each term down to whole uJ (and us): a few uJ.
+        ok = abs(mine - r["energy_uj"]) <= 20 + r["energy_uj"] * 0.001
+        out.append((f"energy {r['workload']}/{r['strategy']}", ok,
+                    f"kernel {r['energy_uj']} uJ, host {mine:.0f} uJ"))
+    return out
+
+
+def break_even(model):
+    """ms an off core must stay off to repay a down and an up, per state it
+    would otherwise idle in (the cluster's share left out)."""
+    per_op = model["transition_uj"]
+    out = [("WFI", model["wfi_mw"])]
+    for i in (1, 2, 3):
+        if f"idle{i}_mw" in model:
+            out.append((f"idle state {i}", model[f"idle{i}_mw"]))
+    return [(name, mw, 2 * per_op / (mw - model["off_mw"]) if mw > model["off_mw"] else None)
+            for name, mw in out]
+
+
+def workloads(rows):
+    seen = []
+    for r in rows:
+        if r["workload"] not in seen:
+            seen.append(r["workload"])
+    return seen
+
+
+def sweep(model, rows, cpus):
+    out = []
+    for w in workloads(rows):
+        mine = [r for r in rows if r["workload"] == w]
+        for ts in TRANSITION_SCALES:
+            for ds in DEEP_POWER_SCALES:
+                energies = {r["strategy"]: energy_uj(r, model, cpus, ts, ds) for r in mine}
+                winner = min(energies, key=energies.get)
+                out.append((w, ts, ds, energies, winner))
+    return out
+
+
+def write_csv(path, rows, model, cpus):
+    with open(path, "w") as f:
+        f.write(",".join(FIELDS + ["host_energy_uj"]) + "\n")
+        for r in rows:
+            f.write(",".join(str(r[k]) for k in FIELDS)
+                    + f",{energy_uj(r, model, cpus):.0f}\n")
+
+
+def write_sweep_csv(path, sw):
+    strategies = list(sw[0][3]) if sw else []
+    with open(path, "w") as f:
+        f.write("workload,transition_scale,deep_power_scale,"
+                + ",".join(f"{s}_mj" for s in strategies) + ",winner\n")
+        for w, ts, ds, e, win in sw:
+            f.write(f"{w},{ts},{ds}," + ",".join(f"{e[s] / 1000:.1f}" for s in strategies)
+                    + f",{win}\n")
+
+
+def gnuplot(script):
+    subprocess.run(["gnuplot"], input=script, text=True, check=True)
+
+
+def plot_strategies(png, rows):
+    ws = workloads(rows)
+    lines = [f'set terminal pngcairo size 1200,{300 * len(ws) + 60} font "sans,10"',
+             f'set output "{png}"',
+             f'set multiplot layout {len(ws)},1 title "Power strategies on the same workloads '
+             '(QEMU virt, 4 CPUs; modelled energy, bars; wake-up p99, points)"',
+             "set style fill solid 0.8 border -1", "set boxwidth 0.6",
+             "set xrange [-0.6:*]",
+             "set xtics rotate by -20 font \",9\"", "set ylabel \"energy (mJ)\"",
+             "set y2label \"wake-up p99 (ms)\"", "set y2tics", "set ytics nomirror",
+             "set grid ytics", "set key outside right top", "set yrange [0:*]", "set y2range [0:*]"]
+    for i, w in enumerate(ws):
+        lines.append(f"$d{i} << EOD")
+        for r in rows:
+            if r["workload"] == w:
+                lines.append(f"\"{r['strategy']}\" {r['energy_uj'] / 1000:.1f} "
+                             f"{r['p99_us'] / 1000:.3f}")
+        lines.append("EOD")
+        lines.append(f'set title "{w}"')
+        lines.append(f"plot $d{i} using 0:2:xtic(1) with boxes title 'energy' "
+                     "lc rgb '#2050c0', "
+                     f"$d{i} using 0:3 axes x1y2 with points pt 7 ps 1.4 lc rgb '#e04020' "
+                     "title 'wake-up p99'")
+    lines.append("unset multiplot")
+    gnuplot("\n".join(lines) + "\n")
+
+
+def plot_sweep(png, sw):
+    ws = []
+    for w, *_ in sw:
+        if w not in ws:
+            ws.append(w)
+    lines = [f'set terminal pngcairo size 1200,{280 * len(ws) + 60} font "sans,10"',
+             f'set output "{png}"',
+             f'set multiplot layout {len(ws)},1 title "When does hotplug beat idle states? '
+             'Energy against the transition energy (deep-state power as measured)"',
+             "set logscale x", 'set xlabel "hotplug transition energy (x the measured)"',
+             'set ylabel "energy (mJ)"', "set grid", "set key outside right"]
+    for i, w in enumerate(ws):
+        pts = [(ts, e) for ww, ts, ds, e, _ in sw if ww == w and ds == 1]
+        names = [s for s in ("idle", "hotplug+idle", "cost-hotplug+idle", "pack+idle",
+                             "hotplug-rqdepth", "spread") if s in pts[0][1]]
+        lines.append(f"$s{i} << EOD")
+        for ts, e in pts:
+            lines.append(f"{ts} " + " ".join(f"{e[n] / 1000:.1f}" for n in names))
+        lines.append("EOD")
+        lines.append(f'set title "{w}"')
+        lines.append("plot " + ", ".join(
+            f"$s{i} using 1:{j + 2} with linespoints lw 2 title '{n}'"
+            for j, n in enumerate(names)))
+    lines.append("unset multiplot")
+    gnuplot("\n".join(lines) + "\n")
+
+
+SMOKE_LOG = "build/power-strategies-smoke.log"
+STRATEGIES = ["spread", "hotplug-rqdepth", "hotplug-load", "pack", "idle", "pack+idle",
+              "hotplug+idle", "cost-hotplug+idle"]
+WORKLOADS = ["phased", "phone", "storm"]
+
+
+def smoke_boot():
+    """Every strategy on every workload at 5 %: the pipeline runs end to end."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    with open(os.path.join(root, SMOKE_LOG), "w") as log:
+        subprocess.run([os.path.join(root, "qemu.sh"), "--smp", "4", "--timeout", "300",
+                        "--append", "power.strategies power.scale=5 hz=250 poweroff"],
+                       stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+                       cwd=root, check=False)
+    return os.path.join(root, SMOKE_LOG)
+
+
+def main():
+    args = sys.argv[1:]
+    run = "--run" in args
+    ktap = "--ktap" in args
+    args = [a for a in args if a not in ("--run", "--ktap")]
+    if run:
+        args = [smoke_boot()]
+    if len(args) not in (1, 2):
+        sys.exit(__doc__)
+    log, outdir = args[0], args[1] if len(args) == 2 else "build"
+    with open(log, errors="replace") as f:
+        model, rows, cpus = parse(f)
+    have = {(r["workload"], r["strategy"]) for r in rows}
+    checks = [("rows in the log", bool(rows), f"{len(rows)} rows"),
+              ("model line in the log", bool(model) and cpus is not None, str(model))]
+    if run:
+        missing = [f"{w}/{s}" for w in WORKLOADS for s in STRATEGIES if (w, s) not in have]
+        checks.append(("a row per workload and strategy", not missing,
+                       "missing: " + ", ".join(missing)))
+    if rows and model and cpus:
+        checks += check(model, rows, cpus)
+    if ktap:
+        print("KTAP version 1")
+        print(f"1..{len(checks)}")
+        for i, (name, ok, detail) in enumerate(checks, 1):
+            print(f"{'ok' if ok else 'not ok'} {i} {name}")
+            if not ok:
+                print(f"# {detail}")
+        return 0 if all(ok for _, ok, _ in checks) else 1
+    bad = [c for c in checks if not c[1]]
+    for name, _, detail in bad:
+        print(f"power_strategies: {name}: {detail}", file=sys.stderr)
+    if bad:
+        return 1
+    os.makedirs(outdir, exist_ok=True)
+    write_csv(os.path.join(outdir, "power_strategies.csv"), rows, model, cpus)
+    sw = sweep(model, rows, cpus)
+    write_sweep_csv(os.path.join(outdir, "power_sweep.csv"), sw)
+    plot_strategies(os.path.join(outdir, "power_strategies.png"), rows)
+    plot_sweep(os.path.join(outdir, "power_sweep.png"), sw)
+
+    print("Break-even idle length (a core off repays a down and an up, "
+          f"{model['transition_uj']} uJ each, after):")
+    for name, mw, ms in break_even(model):
+        print(f"  against {name:<13} ({mw:>3} mW): "
+              + (f"{ms:8.1f} ms" if ms is not None else "never"))
+    for w in workloads(rows):
+        mine = [r for r in rows if r["workload"] == w]
+        base = next((r for r in mine if r["strategy"] == "spread"), mine[0])
+        print(f"\n{w}: {'STRATEGY':<18} {'ENERGY-mJ':>9} {'vs spread':>9} "
+              f"{'CPU-ms':>7} {'P50-us':>7} {'P99-us':>7} {'HOTPLUG':>7}  "
+              "ENTRIES WFI/1/2")
+        for r in mine:
+            print(f"{w}: {r['strategy']:<18} {r['energy_uj'] / 1000:9.0f} "
+                  f"{100.0 * r['energy_uj'] / base['energy_uj'] - 100:+8.1f}% "
+                  f"{r['cpu_ms']:7} {r['p50_us']:7} {r['p99_us']:7} {r['transitions']:7}  "
+                  f"{r['entries0']}/{r['entries1']}/{r['entries2']}")
+        wins = [(ts, ds) for ww, ts, ds, e, win in sw
+                if ww == w and e.get("hotplug+idle", 1e18) < e.get("idle", 0)]
+        print(f"{w}: hotplug+idle beats idle in {len(wins)} of "
+              f"{len(TRANSITION_SCALES) * len(DEEP_POWER_SCALES)} sweep points"
+              + (": " + ", ".join(f"x{ts} transition, x{ds} deep power" for ts, ds in wins[:8])
+                 if wins else ""))
+    print(f"\npower_strategies: wrote {outdir}/power_strategies.csv, power_strategies.png, "
+          "power_sweep.csv, power_sweep.png")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
