@@ -70,7 +70,7 @@ drivers-y := $(addprefix drivers/, serial/pl011.o serial/bcm2835_aux_uart.o \
 	irqchip/irq-bcm2836.o watchdog/bcm2835_wdt.o \
 	clocksource/arm_arch_timer.o clocksource/arm_arch_timer_node.o \
 	cpuidle/cpuidle.o cpuidle/cpuidle-psci.o cpuidle/dt_idle_states.o \
-	cpuidle/governor_menu.o cpuidle/shell.o)
+	cpuidle/governor_menu.o cpuidle/shell.o cpuidle/bench.o)
 OBJS := $(addprefix $(B)/,$(arch-y) $(kernel-y) $(mm-y) $(sched-y) \
 	$(rcu-y) $(hotplug-y) $(trace-y) $(power-y) $(debug-y) $(tests-y) $(lib-y) \
 	$(drivers-y))

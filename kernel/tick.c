@@ -164,6 +164,14 @@ void tick_local_stop_device(void)
 		tick_set_device(tl, ~0ULL);
 }
 
+void tick_local_set_device(u64 cycles)
+{
+	struct tick_local *tl = this_cpu_ptr(&tick_local);
+
+	if (tick_dev && tl->running)
+		tick_set_device(tl, cycles);
+}
+
 void tick_local_restart_device(void)
 {
 	struct tick_local *tl = this_cpu_ptr(&tick_local);

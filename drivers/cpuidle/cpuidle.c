@@ -109,13 +109,21 @@ void cpuidle_kick_all_sync(void)
 	on_each_cpu(nop, NULL, true);
 }
 
-int cpuidle_force_state(int idx)
+int cpuidle_force_state_nosync(int idx)
 {
 	if (idx < -1 || idx >= state_count)
 		return -EINVAL;
 	WRITE_ONCE(forced_state, idx);
-	cpuidle_kick_all_sync();
 	return 0;
+}
+
+int cpuidle_force_state(int idx)
+{
+	int err = cpuidle_force_state_nosync(idx);
+
+	if (!err)
+		cpuidle_kick_all_sync();
+	return err;
 }
 
 int cpuidle_set_disabled(int idx, bool disabled)

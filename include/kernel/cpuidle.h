@@ -111,6 +111,8 @@ u32 cpu_latency_qos_limit(void);
  * past the latency limit or when disabled); -1 lets the governor choose.
  */
 int cpuidle_force_state(int idx);
+/* The same without waiting for the other CPUs (preemption off: benches). */
+int cpuidle_force_state_nosync(int idx);
 /* Enable or disable state idx (>= 1) for every CPU: 0 or -EINVAL. */
 int cpuidle_set_disabled(int idx, bool disabled);
 /*

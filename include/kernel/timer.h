@@ -89,6 +89,8 @@ u64 tick_next_event(unsigned int cpu);
 u64 tick_local_next(void);
 void tick_local_stop_device(void);
 void tick_local_restart_device(void);
+/* Set this CPU's timer for cycles (a past value: its interrupt pends). */
+void tick_local_set_device(u64 cycles);
 
 /*
  * The tick broadcast (kernel/tick_broadcast.c): a CPU about to enter an

@@ -6,6 +6,7 @@
  * against a sleep, so a slow, loaded host does not fail them.
  */
 #include <kernel/cpu.h>
+#include <kernel/cpuidle.h>
 #include <kernel/governor.h>
 #include <kernel/kunit.h>
 #include <kernel/sched.h>
@@ -15,6 +16,7 @@
 #include <lib/errno.h>
 #include <string.h>
 #include "helpers.h"
+#include "../power/power.h"
 
 #define WAIT_MS 30000 /* for an outcome; on a 3x slower host too */
 #define MAX_LOAD 8
@@ -233,6 +235,58 @@ static void governor_down_within_down_delay_to_floor(struct kunit *test)
 }
 
 /*
+ * The break-even rule: a down and an up cost 2 x the transition energy,
+ * an off core saves (P(deepest idle state) - P(off)); the cost-aware
+ * governor waits that long, whatever down_delay_ms says. Fixed figures:
+ * 1000 uJ per operation against WFI at 30 mW and off at 1 mW is
+ * 2000 / 29 = 68 ms; against a 2 mW deep state, 2000 ms.
+ */
+static void governor_cost_aware_waits_break_even(struct kunit *test)
+{
+	struct power_model saved = power_model;
+	struct gov_tunables t;
+	unsigned int n, be;
+	u64 from;
+
+	KUNIT_ASSERT_EQ(test, power_model_set("transition_uj=1000"), 0);
+	power_model.wfi_mw = 30;
+	power_model.off_mw = 1;
+	power_model.idle_mw[2] = 2;
+	cpuidle_force_state(0);
+	be = power_break_even_ms();
+	KUNIT_EXPECT_EQ(test, be, 2000U / 29);
+	if (cpuidle_state_count() > 2 && !cpuidle_get_state(2)->disabled) {
+		cpuidle_force_state(2);
+		KUNIT_EXPECT_EQ(test, power_break_even_ms(), 2000U);
+	}
+	/* Off saves nothing against a state as cheap as off: never. */
+	power_model.wfi_mw = 1;
+	cpuidle_force_state(0);
+	KUNIT_EXPECT_EQ(test, power_break_even_ms(), 60000U);
+	power_model.wfi_mw = 30;
+
+	/* The governor: a break-even of 400 ms against a 50 ms delay. */
+	if (have_cpus(test, 3)) {
+		KUNIT_ASSERT_EQ(test, power_model_set("transition_uj=5800"), 0);
+		be = power_break_even_ms();
+		KUNIT_EXPECT_EQ(test, be, 400U);
+		test_tunables(&t);
+		t.down_delay_ms = 50;
+		t.cost_aware = 1;
+		t.min_cpus = nr_cpu_ids - 1;
+		from = gov_trace_next_seq();
+		governor_set(GOV_RQDEPTH, &t);
+		KUNIT_EXPECT_TRUE(test, wait_online(nr_cpu_ids - 1));
+		governor_set(GOV_NONE, &t);
+		n = gov_trace_read(from, trace, ARRAY_SIZE(trace));
+		check_first_change(test, n, GOV_EV_DOWN, be);
+		gov_cleanup();
+	}
+	cpuidle_force_state(-1);
+	power_model = saved;
+}
+
+/*
  * Load comes and goes with no delays: are two changes never closer than
  * the hysteresis, by the governor's own timestamps?
  */
@@ -448,6 +502,7 @@ static const struct kunit_case governor_cases[] = {
 	KUNIT_CASE(governor_skips_cpu_with_bound_thread),
 	KUNIT_CASE(governor_manual_off_wins),
 	KUNIT_CASE(governor_manual_ops_race_governor),
+	KUNIT_CASE(governor_cost_aware_waits_break_even),
 	{},
 };
 
