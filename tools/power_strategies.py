@@ -15,6 +15,8 @@ kernel's own, then writes:
   OUTDIR/power_sweep.png        hotplug+idle against idle (and the best
                                 hotplug without idle states) as the
                                 transition energy grows, per workload
+  OUTDIR/power_breakeven.png    the break-even idle length of each state
+                                against the transition energy
 and prints the tables, the break-even idle length of each state, and where
 in the sweep hotplug beats idle states.
 
@@ -39,8 +41,9 @@ FIELDS = ["workload", "strategy", "wall_us", "active_us", "idle_us", "off_us",
           "entries2", "clusters_off_us", "transitions", "transition_uj",
           "energy_uj", "units", "cpu_ms", "wakeups", "p50_us", "p99_us",
           "break_even_ms"]
-TRANSITION_SCALES = [0.1, 0.2, 0.5, 1, 2, 5, 10]
+TRANSITION_SCALES = [0.1, 0.3, 1, 3, 10, 30, 100, 300, 1000]
 DEEP_POWER_SCALES = [0.5, 1, 2, 5, 10]
+CLUSTER_MW = [0, 10, 40, 80]
 
 
 def parse(lines):
@@ -69,8 +72,10 @@ def parse(lines):
     return model, rows, cpus
 
 
-def energy_uj(row, model, cpus, transition_scale=1.0, deep_scale=1.0):
+def energy_uj(row, model, cpus, transition_scale=1.0, deep_scale=1.0, cluster_mw=None):
     """The kernel's model, term by term (kernel/power/model.c): us x mW = nJ."""
+    if cluster_mw is not None:
+        model = dict(model, cluster_mw=cluster_mw)
     def uj(mw, us):
         return mw * us / 1000.0
     clusters = -(-cpus // model["cluster_cpus"])
@@ -85,6 +90,20 @@ def energy_uj(row, model, cpus, transition_scale=1.0, deep_scale=1.0):
         mw = model[f"idle{i}_mw"] * (deep_scale if i == 2 else 1)
         e += uj(mw, row[f"state{i}_us"]) + row[f"entries{i}"] * model[f"idle{i}_uj"]
     return e
+
+
+def reference_cpu_ms(rows, workload):
+    """The most CPU time any strategy gave the workload's threads."""
+    return max(r["cpu_ms"] for r in rows if r["workload"] == workload)
+
+
+def equal_work_uj(row, rows, model, cpus, *scales):
+    """Energy for the same work: a strategy that gave the threads less CPU
+    time (a CPU-bound phase squeezed onto fewer cores, frames missed) is
+    charged the shortfall at active power, as if another core did it.
+    Without this, doing less would count as saving energy."""
+    short_ms = reference_cpu_ms(rows, row["workload"]) - row["cpu_ms"]
+    return energy_uj(row, model, cpus, *scales) + short_ms * model["active_mw"]
 
 
 def check(model, rows, cpus):
@@ -123,30 +142,52 @@ def sweep(model, rows, cpus):
     out = []
     for w in workloads(rows):
         mine = [r for r in rows if r["workload"] == w]
-        for ts in TRANSITION_SCALES:
-            for ds in DEEP_POWER_SCALES:
-                energies = {r["strategy"]: energy_uj(r, model, cpus, ts, ds) for r in mine}
-                winner = min(energies, key=energies.get)
-                out.append((w, ts, ds, energies, winner))
+        for cl in CLUSTER_MW:
+            for ts in TRANSITION_SCALES:
+                for ds in DEEP_POWER_SCALES:
+                    energies = {r["strategy"]: equal_work_uj(r, rows, model, cpus,
+                                                              ts, ds, cl)
+                                for r in mine}
+                    winner = min(energies, key=energies.get)
+                    out.append((w, cl, ts, ds, energies, winner))
     return out
+
+
+def crossover(model, rows, cpus, w, a, b, ds, cl):
+    """The transition-energy multiplier at which strategy a stops beating b
+    on workload w (energy is linear in it): None if a never beats b, inf
+    if it always does."""
+    ra = next((r for r in rows if r["workload"] == w and r["strategy"] == a), None)
+    rb = next((r for r in rows if r["workload"] == w and r["strategy"] == b), None)
+    if not ra or not rb:
+        return None
+    a0, a1 = (equal_work_uj(ra, rows, model, cpus, t, ds, cl) for t in (0, 1))
+    b0, b1 = (equal_work_uj(rb, rows, model, cpus, t, ds, cl) for t in (0, 1))
+    da, db = a1 - a0, b1 - b0
+    if a0 >= b0 and da >= db:
+        return None
+    if da <= db:
+        return float("inf")
+    return (b0 - a0) / (da - db)
 
 
 def write_csv(path, rows, model, cpus):
     with open(path, "w") as f:
-        f.write(",".join(FIELDS + ["host_energy_uj"]) + "\n")
+        f.write(",".join(FIELDS + ["host_energy_uj", "equal_work_uj"]) + "\n")
         for r in rows:
             f.write(",".join(str(r[k]) for k in FIELDS)
-                    + f",{energy_uj(r, model, cpus):.0f}\n")
+                    + f",{energy_uj(r, model, cpus):.0f}"
+                    + f",{equal_work_uj(r, rows, model, cpus):.0f}\n")
 
 
 def write_sweep_csv(path, sw):
-    strategies = list(sw[0][3]) if sw else []
+    strategies = list(sw[0][4]) if sw else []
     with open(path, "w") as f:
-        f.write("workload,transition_scale,deep_power_scale,"
+        f.write("workload,cluster_mw,transition_scale,deep_power_scale,"
                 + ",".join(f"{s}_mj" for s in strategies) + ",winner\n")
-        for w, ts, ds, e, win in sw:
-            f.write(f"{w},{ts},{ds}," + ",".join(f"{e[s] / 1000:.1f}" for s in strategies)
-                    + f",{win}\n")
+        for w, cl, ts, ds, e, win in sw:
+            f.write(f"{w},{cl},{ts},{ds},"
+                    + ",".join(f"{e[s] / 1000:.1f}" for s in strategies) + f",{win}\n")
 
 
 def gnuplot(script):
@@ -188,21 +229,25 @@ def plot_sweep(png, sw):
     lines = [f'set terminal pngcairo size 1200,{280 * len(ws) + 60} font "sans,10"',
              f'set output "{png}"',
              f'set multiplot layout {len(ws)},1 title "When does hotplug beat idle states? '
-             'Energy against the transition energy (deep-state power as measured)"',
+             'Energy against the transition energy (model defaults otherwise; dashed: '
+             'no cluster power)"',
              "set logscale x", 'set xlabel "hotplug transition energy (x the measured)"',
              'set ylabel "energy (mJ)"', "set grid", "set key outside right"]
     for i, w in enumerate(ws):
-        pts = [(ts, e) for ww, ts, ds, e, _ in sw if ww == w and ds == 1]
-        names = [s for s in ("idle", "hotplug+idle", "cost-hotplug+idle", "pack+idle",
-                             "hotplug-rqdepth", "spread") if s in pts[0][1]]
-        lines.append(f"$s{i} << EOD")
-        for ts, e in pts:
-            lines.append(f"{ts} " + " ".join(f"{e[n] / 1000:.1f}" for n in names))
-        lines.append("EOD")
+        names = ["idle", "hotplug+idle", "pack+idle", "hotplug-rqdepth"]
+        series = []
+        for cl, dash in ((40, 1), (0, 2)):
+            pts = [(ts, e) for ww, c, ts, ds, e, _ in sw if ww == w and ds == 1 and c == cl]
+            names = [n for n in names if n in pts[0][1]]
+            lines.append(f"$s{i}c{cl} << EOD")
+            for ts, e in pts:
+                lines.append(f"{ts} " + " ".join(f"{e[n] / 1000:.1f}" for n in names))
+            lines.append("EOD")
+            series += [f"$s{i}c{cl} using 1:{j + 2} with linespoints lw 2 dt {dash} lc {j + 1} "
+                       f"title '{n}" + (" (no cluster power)'" if cl == 0 else "'")
+                       for j, n in enumerate(names)]
         lines.append(f'set title "{w}"')
-        lines.append("plot " + ", ".join(
-            f"$s{i} using 1:{j + 2} with linespoints lw 2 title '{n}'"
-            for j, n in enumerate(names)))
+        lines.append("plot " + ", ".join(series))
     lines.append("unset multiplot")
     gnuplot("\n".join(lines) + "\n")
 
@@ -222,6 +267,29 @@ def smoke_boot():
                        stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
                        cwd=root, check=False)
     return os.path.join(root, SMOKE_LOG)
+
+
+def plot_breakeven(png, model):
+    """Break-even idle length (ms) per state against the energy of one
+    hotplug operation: 2 x E / (P(state) - P(off))."""
+    states = [(n, mw) for n, mw, _ in break_even(model) if mw > model["off_mw"]]
+    lines = [f'set terminal pngcairo size 900,420 font "sans,10"', f'set output "{png}"',
+             'set title "Break-even idle length: how long a core must stay off to repay '
+             'a down and an up"', "set logscale xy", "set grid",
+             'set xlabel "energy of one hotplug operation (uJ)"',
+             'set ylabel "break-even (ms)"', "set key top left",
+             f"set arrow from {model['transition_uj']},graph 0 to "
+             f"{model['transition_uj']},graph 1 nohead dt 3",
+             f"set label \"measured\" at {model['transition_uj']},graph 0.95 offset 0.5,0"]
+    lines.append("$b << EOD")
+    for e in (10, 30, 100, 300, 1000, 3000, 10000, 30000, 100000):
+        lines.append(f"{e} " + " ".join(f"{2 * e / (mw - model['off_mw']):.3f}"
+                                        for _, mw in states))
+    lines.append("EOD")
+    lines.append("plot " + ", ".join(f"$b using 1:{i + 2} with linespoints lw 2 "
+                                     f"title 'against {n} ({mw} mW)'"
+                                     for i, (n, mw) in enumerate(states)))
+    gnuplot("\n".join(lines) + "\n")
 
 
 def main():
@@ -264,6 +332,7 @@ def main():
     write_sweep_csv(os.path.join(outdir, "power_sweep.csv"), sw)
     plot_strategies(os.path.join(outdir, "power_strategies.png"), rows)
     plot_sweep(os.path.join(outdir, "power_sweep.png"), sw)
+    plot_breakeven(os.path.join(outdir, "power_breakeven.png"), model)
 
     print("Break-even idle length (a core off repays a down and an up, "
           f"{model['transition_uj']} uJ each, after):")
@@ -273,22 +342,28 @@ def main():
     for w in workloads(rows):
         mine = [r for r in rows if r["workload"] == w]
         base = next((r for r in mine if r["strategy"] == "spread"), mine[0])
-        print(f"\n{w}: {'STRATEGY':<18} {'ENERGY-mJ':>9} {'vs spread':>9} "
+        base_eq = equal_work_uj(base, rows, model, cpus)
+        print(f"\n{w}: {'STRATEGY':<18} {'ENERGY-mJ':>9} {'SAME-WORK':>9} {'vs spread':>9} "
               f"{'CPU-ms':>7} {'P50-us':>7} {'P99-us':>7} {'HOTPLUG':>7}  "
               "ENTRIES WFI/1/2")
         for r in mine:
-            print(f"{w}: {r['strategy']:<18} {r['energy_uj'] / 1000:9.0f} "
-                  f"{100.0 * r['energy_uj'] / base['energy_uj'] - 100:+8.1f}% "
+            eq = equal_work_uj(r, rows, model, cpus)
+            print(f"{w}: {r['strategy']:<18} {r['energy_uj'] / 1000:9.0f} {eq / 1000:9.0f} "
+                  f"{100.0 * eq / base_eq - 100:+8.1f}% "
                   f"{r['cpu_ms']:7} {r['p50_us']:7} {r['p99_us']:7} {r['transitions']:7}  "
                   f"{r['entries0']}/{r['entries1']}/{r['entries2']}")
-        wins = [(ts, ds) for ww, ts, ds, e, win in sw
-                if ww == w and e.get("hotplug+idle", 1e18) < e.get("idle", 0)]
-        print(f"{w}: hotplug+idle beats idle in {len(wins)} of "
-              f"{len(TRANSITION_SCALES) * len(DEEP_POWER_SCALES)} sweep points"
-              + (": " + ", ".join(f"x{ts} transition, x{ds} deep power" for ts, ds in wins[:8])
-                 if wins else ""))
+        for cl in CLUSTER_MW:
+            cells = []
+            for ds in DEEP_POWER_SCALES:
+                x = crossover(model, rows, cpus, w, "hotplug+idle", "idle", ds, cl)
+                cells.append("never" if x is None else "always" if x == float("inf")
+                             else f"< x{x:.1f}")
+            print(f"{w}: cluster {cl:>2} mW: hotplug+idle beats idle, same work, when the "
+                  "transition energy is (deep-state power x" + "/x".join(f"{d:g}" for d in
+                                                           DEEP_POWER_SCALES)
+                  + "): " + ", ".join(cells))
     print(f"\npower_strategies: wrote {outdir}/power_strategies.csv, power_strategies.png, "
-          "power_sweep.csv, power_sweep.png")
+          "power_sweep.csv, power_sweep.png, power_breakeven.png")
     return 0
 
 
