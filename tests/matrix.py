@@ -601,8 +601,9 @@ BOOTS = [
     Boot("cmdline-bad-words",
          ["--smp", "4", "--mem", "256M"],
          append="hz=5000 fail_cpu_on=2:DENIED bogus loglevel=x "
-                "hotplug.sync=foo fail.cpu_on=9:DENIED trace=rcu,bogus test=boot "
-                "poweroff",
+                "hotplug.sync=foo fail.cpu_on=9:DENIED trace=rcu,bogus "
+                "cpuidle.latency_us=soon power.strategies power.only=spread,turbo "
+                "test=boot poweroff",
          expect=(r"^cmdline: hz=5000 ignored: want N: timer tick rate in Hz",
                  r"^cmdline: unknown word 'fail_cpu_on' ignored: it is now "
                  r"'fail\.cpu_on'$",
@@ -612,6 +613,9 @@ BOOTS = [
                  r"stop_machine, rcu\): keeping rcu$",
                  r"^fault: fail\.cpu_on=9:DENIED ignored: want CPU:ERROR",
                  r"^trace: trace=rcu,bogus ignored: want on, all or ",
+                 r"^cmdline: cpuidle\.latency_us=soon ignored: want US: wake-up latency",
+                 r"^power: unknown strategy 'turbo'$",
+                 r"^power: power\.strategies: nothing run$",
                  r"\bBrought up 4 of 4 CPUs$",
                  r"\bTimer: \d+ Hz, HZ=100,")),
     # The shell's `params`: every word with the value the boot gave it,
@@ -832,6 +836,12 @@ BOOTS = [
              Step(PROMPT, "power wfi_mw=20\r", expect=(r"\bwfi_mw=20\b",
                                                      r"^since boot: \d+ mJ")),
              Step(PROMPT, "power frobs=2\r", expect=(r"^error: unknown power model key 'frobs'",)),
+             Step(PROMPT, "power cluster_cpus=0\r",
+                  expect=(r"^error: cluster_cpus wants a whole number in \[1, 4096\]$",)),
+             Step(PROMPT, "power idle2_mw=3\r",
+                  expect=(r"\bidle2_mw=3 idle2_uj=\d+ cluster_mw=40 cluster_cpus=2$",)),
+             Step(PROMPT, "policy rqdepth cost_aware=2\r",
+                  expect=(r"^error: cost_aware wants a whole number in \[0, 1\], not '2'$",)),
              Step(PROMPT, "cpus\r", check=cpus_table([0x0, 0x1, 0x2, 0x3])),
              Step(PROMPT, "poweroff\r")),
          forbid=(r"Kernel panic", r"\bWARNING\b")),
