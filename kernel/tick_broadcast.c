@@ -2,89 +2,95 @@
  * The tick broadcast: waking CPUs whose own timer stops in a deep idle
  * state (the device tree's local-timer-stop). Without a global timer
  * (QEMU virt has none), one CPU hosts the broadcast on its own timer, as
- * Linux's hrtimer broadcast does: a CPU entering such a state records the
- * counter value its timer was due at, and the host wakes it then with an
- * IPI. The host itself may not enter such a state (tick_broadcast_enter()
+ * Linux's hrtimer broadcast does: a CPU entering such a state publishes
+ * the counter value its timer was due at, and the host wakes it then with
+ * an IPI. The host itself may not enter such a state (tick_broadcast_enter()
  * says -EBUSY and the idle code picks a state that keeps the timer), so
  * with every CPU idle one stays in a shallower state: the price of having
  * no global timer.
  *
- * The first CPU to ask becomes the host and keeps the role until its
- * tick stops for good (hotplug), when every sleeper is woken to elect the
- * next. Invariant: sleepers exist only while there is a host.
+ * No lock: a sleeper writes its own expiry slot and sets its bit; the
+ * host scans the bits. A first version took one spinlock on every entry
+ * and exit; at 512 CPUs, an IPI to all of them made a thousand CPUs queue
+ * on that ticket lock with IRQs off, each hand-off waiting for the host
+ * to run the next vCPU, and the broadcast's host stood in that queue in
+ * its tick handler for seconds (an RCU stall on it).
  *
- * The host's timer covers the earliest sleeper: its periodic tick does
- * (sleepers' events are jiffy boundaries, where the host ticks too), and
+ * The host's timer must cover the earliest sleeper. Its periodic tick
+ * does (sleepers' events are jiffy boundaries, where the host ticks too);
  * when its tick stops in idle, tick_nohz_idle_enter() asks for the
- * earliest sleeper and sets its timer no later (`armed`). A sleeper due
- * before `armed` while the host's tick is stopped kicks the host, which
- * goes round its idle loop and sets its timer again.
+ * earliest sleeper, and `armed` promises the host's timer is set no
+ * later. A sleeper due before `armed` kicks the host round its idle loop.
+ * The two sides are Dekker's: the sleeper sets its bit, then (full
+ * barrier) reads `armed`; the host publishes `armed`, then (full barrier)
+ * scans the bits again. Either the host sees the bit or the sleeper sees
+ * the promise it must beat. While the host computes, `armed` is 0, which
+ * no sleeper beats: the host's second scan is what catches those.
+ *
+ * The first CPU to ask becomes the host (a compare-and-swap) and keeps
+ * the role until its tick stops for good (hotplug): it then gives the
+ * role up and wakes every sleeper, which choose again. A sleeper that
+ * finds no host after setting its bit takes its bit back and stays awake.
  */
 #define pr_fmt(fmt) "tick: " fmt
 #include <asm/arch_timer.h>
+#include <asm/barrier.h>
 #include <kernel/cpu.h>
 #include <kernel/cpu_array.h>
 #include <kernel/smp.h>
-#include <kernel/spinlock.h>
 #include <kernel/timer.h>
 #include <lib/errno.h>
 
-static DEFINE_SPINLOCK(bc_lock);
+#define NO_HOST (-1)
+
 static struct cpumask bc_sleepers; /* timer stopped, waiting to be woken */
-static int bc_host = -1;
+static int bc_host = NO_HOST;
 static u64 bc_armed = ~0ULL; /* the host's stopped tick is set no later */
 static DEFINE_CPU_ARRAY(u64, bc_expiry); /* counter value each waits for */
 static DEFINE_CPU_ARRAY(u64, bc_wakeups);
 
-/* Under bc_lock. */
 static u64 earliest_sleeper(void)
 {
 	u64 first = ~0ULL;
 	unsigned int cpu;
 
 	for_each_cpu (cpu, &bc_sleepers)
-		first = min(first, bc_expiry[cpu]);
+		first = min(first, READ_ONCE(bc_expiry[cpu]));
 	return first;
 }
 
 int tick_broadcast_enter(void)
 {
 	unsigned int cpu = smp_processor_id();
+	int host = READ_ONCE(bc_host);
 	u64 next = tick_local_next();
-	unsigned long flags;
-	bool kick;
-	int host;
 
-	spin_lock_irqsave(&bc_lock, flags);
-	if (bc_host < 0)
-		bc_host = cpu; /* no sleepers yet: nothing to arm */
-	if (bc_host == (int)cpu) {
-		spin_unlock_irqrestore(&bc_lock, flags);
-		return -EBUSY;
+	if (host == NO_HOST) {
+		/* No sleepers without a host: nothing to cover yet. */
+		__atomic_compare_exchange_n(&bc_host, &host, (int)cpu, false,
+					    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+		host = READ_ONCE(bc_host);
 	}
+	if (host == (int)cpu)
+		return -EBUSY;
+	WRITE_ONCE(bc_expiry[cpu], next);
 	cpumask_set_cpu(cpu, &bc_sleepers);
-	bc_expiry[cpu] = next;
-	host = bc_host;
-	kick = next < bc_armed && tick_stopped(host);
-	if (kick)
-		bc_armed =
-			next; /* the host will set it; others need not kick */
-	spin_unlock_irqrestore(&bc_lock, flags);
+	smp_mb(); /* the bit before `armed` and the host: see the top */
+	host = READ_ONCE(bc_host);
+	if (host == NO_HOST || host == (int)cpu) {
+		cpumask_clear_cpu(cpu, &bc_sleepers);
+		return -EBUSY; /* the host went: stay awake, choose again */
+	}
 	/* What the hardware does in such a state: this timer raises nothing. */
 	tick_local_stop_device();
-	if (kick)
+	if (next < READ_ONCE(bc_armed) && tick_stopped(host))
 		smp_send_reschedule(host);
 	return 0;
 }
 
 void tick_broadcast_exit(void)
 {
-	unsigned int cpu = smp_processor_id();
-	unsigned long flags;
-
-	spin_lock_irqsave(&bc_lock, flags);
-	cpumask_clear_cpu(cpu, &bc_sleepers);
-	spin_unlock_irqrestore(&bc_lock, flags);
+	cpumask_clear_cpu(smp_processor_id(), &bc_sleepers);
 	tick_local_restart_device(); /* an event already past fires at once */
 }
 
@@ -92,56 +98,51 @@ void tick_broadcast_exit(void)
 void tick_broadcast_handle(void)
 {
 	unsigned int cpu, me = smp_processor_id();
-	struct cpumask wake;
 	u64 now;
 
 	if (READ_ONCE(bc_host) != (int)me)
 		return;
-	cpumask_clear(&wake);
-	spin_lock(&bc_lock);
 	now = arch_counter_get();
 	for_each_cpu (cpu, &bc_sleepers)
-		if (bc_expiry[cpu] <= now) {
-			cpumask_clear_cpu(cpu, &bc_sleepers);
-			cpumask_set_cpu(cpu, &wake);
+		if (READ_ONCE(bc_expiry[cpu]) <= now &&
+		    test_and_clear_bit(cpu, cpumask_bits(&bc_sleepers))) {
 			bc_wakeups[cpu]++;
+			smp_send_reschedule(cpu);
 		}
-	spin_unlock(&bc_lock);
-	for_each_cpu (cpu, &wake)
-		smp_send_reschedule(cpu);
 }
 
 u64 tick_broadcast_host_next(unsigned int cpu)
 {
-	unsigned long flags;
-	u64 first = ~0ULL;
+	u64 first, again;
 
 	if (READ_ONCE(bc_host) != (int)cpu)
-		return first;
-	spin_lock_irqsave(&bc_lock, flags);
-	if (bc_host == (int)cpu)
-		first = bc_armed = earliest_sleeper();
-	spin_unlock_irqrestore(&bc_lock, flags);
-	return first;
+		return ~0ULL;
+	WRITE_ONCE(bc_armed, 0); /* computing: sleepers do not rely on it */
+	smp_mb();
+	first = earliest_sleeper();
+	for (;;) {
+		WRITE_ONCE(bc_armed, first);
+		smp_mb(); /* the promise before the second scan */
+		again = earliest_sleeper();
+		if (again >= first)
+			return first;
+		first = again;
+	}
 }
 
 void tick_broadcast_offline(unsigned int cpu)
 {
-	struct cpumask wake;
-	unsigned long flags;
+	int host = (int)cpu;
 	unsigned int other;
 
-	cpumask_clear(&wake);
-	spin_lock_irqsave(&bc_lock, flags);
-	if (bc_host == (int)cpu) {
-		cpumask_copy(&wake, &bc_sleepers);
-		cpumask_clear(&bc_sleepers);
-		bc_host = -1;
-		bc_armed = ~0ULL;
-	}
-	spin_unlock_irqrestore(&bc_lock, flags);
-	for_each_cpu (other, &wake)
-		smp_send_reschedule(other);
+	if (!__atomic_compare_exchange_n(&bc_host, &host, NO_HOST, false,
+					 __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+		return;
+	WRITE_ONCE(bc_armed, ~0ULL);
+	smp_mb(); /* no host before the scan: see tick_broadcast_enter() */
+	for_each_cpu (other, &bc_sleepers)
+		if (test_and_clear_bit(other, cpumask_bits(&bc_sleepers)))
+			smp_send_reschedule(other);
 }
 
 u64 tick_broadcast_wakeups(unsigned int cpu)

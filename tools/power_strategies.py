@@ -17,6 +17,7 @@ kernel's own, then writes:
                                 transition energy grows, per workload
   OUTDIR/power_breakeven.png    the break-even idle length of each state
                                 against the transition energy
+  OUTDIR/power_strategies.md    the tables docs/power.md quotes
 and prints the tables, the break-even idle length of each state, and where
 in the sweep hotplug beats idle states.
 
@@ -292,6 +293,40 @@ def plot_breakeven(png, model):
     gnuplot("\n".join(lines) + "\n")
 
 
+def markdown(model, rows, cpus):
+    """The tables docs/power.md quotes, from the same figures."""
+    out = []
+    for w in workloads(rows):
+        mine = [r for r in rows if r["workload"] == w]
+        base = next((r for r in mine if r["strategy"] == "spread"), mine[0])
+        base_eq = equal_work_uj(base, rows, model, cpus)
+        out += [f"**{w}**", "",
+                "| strategy | energy | same work | vs spread | CPU-ms | p50 us | p99 us "
+                "| hotplugs | idle entries |", "|---|---|---|---|---|---|---|---|---|"]
+        for r in mine:
+            eq = equal_work_uj(r, rows, model, cpus)
+            out.append(f"| {r['strategy']} | {r['energy_uj'] / 1000:.0f} | {eq / 1000:.0f} "
+                       f"| {100.0 * eq / base_eq - 100:+.1f}% | {r['cpu_ms']} | {r['p50_us']} "
+                       f"| {r['p99_us']} | {r['transitions']} "
+                       f"| {r['entries0']}/{r['entries1']}/{r['entries2']} |")
+        out.append("")
+    out += ["| hotplug+idle beats idle (same work) while the transition energy is below "
+            "| cluster 0 mW | 10 mW | 40 mW | 80 mW |", "|---|---|---|---|---|"]
+    for w in workloads(rows):
+        cells = []
+        for cl in CLUSTER_MW:
+            x = crossover(model, rows, cpus, w, "hotplug+idle", "idle", 1, cl)
+            cells.append("never" if x is None else "always" if x == float("inf")
+                         else f"x{x:.0f}")
+        out.append(f"| {w} | " + " | ".join(cells) + " |")
+    out.append("")
+    out += ["| idle state the off core would otherwise be in | power | break-even |",
+            "|---|---|---|"]
+    for name, mw, ms in break_even(model):
+        out.append(f"| {name} | {mw} mW | " + (f"{ms:.1f} ms" if ms else "never") + " |")
+    return "\n".join(out) + "\n"
+
+
 def main():
     args = sys.argv[1:]
     run = "--run" in args
@@ -333,6 +368,8 @@ def main():
     plot_strategies(os.path.join(outdir, "power_strategies.png"), rows)
     plot_sweep(os.path.join(outdir, "power_sweep.png"), sw)
     plot_breakeven(os.path.join(outdir, "power_breakeven.png"), model)
+    with open(os.path.join(outdir, "power_strategies.md"), "w") as f:
+        f.write(markdown(model, rows, cpus))
 
     print("Break-even idle length (a core off repays a down and an up, "
           f"{model['transition_uj']} uJ each, after):")

@@ -214,8 +214,17 @@ void cpuidle_idle_call(void)
 	else
 		idx = menu_select(states, state_count, &dev->menu, next_ns,
 				  limit);
+	/*
+	 * A state that stops the timer only when the tick is stopped too:
+	 * with the tick running, its next event is at most a jiffy away and
+	 * the broadcast's host would have to wake this CPU every jiffy. At
+	 * 512 CPUs that was one host IPI'ing hundreds of CPUs per jiffy and
+	 * taking the broadcast's lock twice for each: a boot that no longer
+	 * moved. Linux's menu governor keeps such states for a stopped tick
+	 * in the same way.
+	 */
 	if (states[idx].flags & CPUIDLE_FLAG_TIMER_STOP &&
-	    tick_broadcast_enter()) {
+	    (!tick_stopped(smp_processor_id()) || tick_broadcast_enter())) {
 		dev->broadcast_refused++;
 		idx = shallower_with_timer(idx, limit);
 	}
