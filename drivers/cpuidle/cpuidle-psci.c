@@ -41,54 +41,21 @@ static int psci_enter(int idx, const struct cpuidle_state *st)
 	return ret;
 }
 
-static bool same_states(const struct dt_idle_state *a, int na,
-			const struct dt_idle_state *b, int nb)
-{
-	if (na != nb)
-		return false;
-	for (int i = 0; i < na; i++)
-		if (a[i].phandle != b[i].phandle)
-			return false;
-	return true;
-}
-
-/* The states of the first CPU node, if every CPU node lists the same. */
-static int read_tree(const void *fdt, struct dt_idle_state *out, int max)
-{
-	struct dt_idle_state other[CPUIDLE_STATE_MAX];
-	int cpus = fdt_path_offset(fdt, "/cpus"), node, n = -1;
-
-	fdt_for_each_subnode (node, fdt, cpus) {
-		const char *type = fdt_read_string(fdt, node, "device_type");
-		int m;
-
-		if (!type || strcmp(type, "cpu"))
-			continue;
-		if (n < 0) {
-			n = dt_idle_states_read(fdt, node, out, max);
-		} else {
-			m = dt_idle_states_read(fdt, node, other, max);
-			if (!same_states(out, n, other, m)) {
-				pr_warn("%s lists other idle states than the "
-					"first CPU: WFI only\n",
-					fdt_get_name(fdt, node, NULL));
-				return 0;
-			}
-		}
-	}
-	return max(n, 0);
-}
-
 void cpuidle_init(void)
 {
 	struct dt_idle_state dt[CPUIDLE_STATE_MAX - 1];
 	struct cpuidle_state good[CPUIDLE_STATE_MAX - 1];
-	int n, count = 0;
+	int n, other, count = 0;
 
 	if (!initial_boot_params)
 		return;
-	n = read_tree(initial_boot_params, dt, ARRAY_SIZE(dt));
-	if (!n)
+	n = dt_idle_states_common(initial_boot_params, dt, ARRAY_SIZE(dt),
+				  &other);
+	if (n < 0)
+		pr_warn("%s lists other idle states than the first CPU: WFI "
+			"only\n",
+			fdt_get_name(initial_boot_params, other, NULL));
+	if (n <= 0)
 		return;
 	if (!psci_available() || psci_version() < PSCI_VERSION(0, 2)) {
 		pr_warn("the tree has %d idle state(s) but no PSCI 0.2+ "

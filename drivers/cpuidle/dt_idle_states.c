@@ -6,10 +6,13 @@
  * wakeup-latency-us and local-timer-stop, and for PSCI the
  * arm,psci-suspend-param to pass to CPU_SUSPEND. A state the tree gets
  * wrong is kept in the list with the reason, so the boot can say which
- * one and why, and never used. No firmware call, no allocation.
+ * one and why, and never used. Also whether every CPU node lists the
+ * same states (cpuidle-psci.c wants one table). No firmware call, no
+ * allocation: tests/boards and tests/fuzz build it natively.
  */
 #include <libfdt.h>
 #include <lib/fdt.h>
+#include <lib/kernel.h>
 #include <string.h>
 
 #include "dt_idle_states.h"
@@ -38,9 +41,15 @@ static const char *read_state(const void *fdt, int node,
 		return "no min-residency-us";
 	if (fdt_read_u32(fdt, node, "arm,psci-suspend-param", &st->psci_param))
 		return "no arm,psci-suspend-param";
-	/* The binding: wakeup-latency-us, else entry + exit. */
-	if (fdt_read_u32(fdt, node, "wakeup-latency-us", &wakeup))
+	/*
+	 * The binding: wakeup-latency-us, else entry + exit, which must not
+	 * wrap into a short latency that makes a deep state look cheap.
+	 */
+	if (fdt_read_u32(fdt, node, "wakeup-latency-us", &wakeup)) {
 		wakeup = st->entry_latency_us + st->exit_latency_us;
+		if (wakeup < st->entry_latency_us)
+			wakeup = U32_MAX;
+	}
 	st->exit_latency_us = wakeup;
 	if (fdt_getprop(fdt, node, "local-timer-stop", NULL))
 		st->flags |= CPUIDLE_FLAG_TIMER_STOP;
@@ -55,13 +64,25 @@ int dt_idle_states_read(const void *fdt, int cpu_node,
 	const fdt32_t *list =
 		fdt_getprop(fdt, cpu_node, "cpu-idle-states", &len);
 
-	if (!list || len <= 0)
+	if (!list || len <= 0 || max <= 0)
 		return 0;
+	/* A list with a partial cell is not a phandle list: use none of it. */
+	if (len % sizeof(fdt32_t)) {
+		out[0] = (struct dt_idle_state){
+			.bad = "cpu-idle-states is not a whole number of "
+			       "cells"};
+		return 1;
+	}
 	for (int i = 0; i < len / 4 && n < max; i++) {
 		struct dt_idle_state *d = &out[n++];
 		int node;
 
 		*d = (struct dt_idle_state){.phandle = fdt32_to_cpu(list[i])};
+		for (int j = 0; j < n - 1 && !d->bad; j++)
+			if (out[j].phandle == d->phandle)
+				d->bad = "listed twice";
+		if (d->bad)
+			continue;
 		node = fdt_node_offset_by_phandle(fdt, d->phandle);
 		if (node < 0) {
 			d->bad = "no node has this phandle";
@@ -79,4 +100,43 @@ int dt_idle_states_read(const void *fdt, int cpu_node,
 		prev = d;
 	}
 	return n;
+}
+
+static bool same_states(const struct dt_idle_state *a, int na,
+			const struct dt_idle_state *b, int nb)
+{
+	if (na != nb)
+		return false;
+	for (int i = 0; i < na; i++)
+		if (a[i].phandle != b[i].phandle)
+			return false;
+	return true;
+}
+
+int dt_idle_states_common(const void *fdt, struct dt_idle_state *out, int max,
+			  int *other)
+{
+	struct dt_idle_state mine[CPUIDLE_STATE_MAX];
+	int cpus = fdt_path_offset(fdt, "/cpus"), node, n = -1, m;
+
+	*other = -1;
+	if (cpus < 0)
+		return 0;
+	max = min(max, CPUIDLE_STATE_MAX);
+	fdt_for_each_subnode (node, fdt, cpus) {
+		const char *type = fdt_read_string(fdt, node, "device_type");
+
+		if (!type || strcmp(type, "cpu"))
+			continue;
+		if (n < 0) {
+			n = dt_idle_states_read(fdt, node, out, max);
+			continue;
+		}
+		m = dt_idle_states_read(fdt, node, mine, max);
+		if (!same_states(out, n, mine, m)) {
+			*other = node;
+			return -1;
+		}
+	}
+	return max(n, 0);
 }

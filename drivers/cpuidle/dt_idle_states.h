@@ -22,4 +22,13 @@ struct dt_idle_state {
 int dt_idle_states_read(const void *fdt, int cpu_node,
 			struct dt_idle_state *out, int max);
 
+/*
+ * The table every CPU would use (cpuidle-psci.c): the states of the first
+ * CPU node under /cpus, at most max, if every CPU node lists the same
+ * phandles (0 if they list none); -1 if one does not, *other then being
+ * the first such node's offset (else -1).
+ */
+int dt_idle_states_common(const void *fdt, struct dt_idle_state *out, int max,
+			  int *other);
+
 #endif

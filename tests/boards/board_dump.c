@@ -1,7 +1,8 @@
 /*
  * board_dump: the kernel's own device-tree code (dt_init(), board_init(),
  * the core's matching of drivers to nodes and the dt_device their probes
- * get, and the PSCI and generic timer drivers' node readers), built
+ * get, the PSCI and generic timer drivers' node readers, and the CPU
+ * idle states reader of drivers/cpuidle/dt_idle_states.c), built
  * natively and run on a DTB file, with the result printed one fact per
  * line for tests/boards/check.py to hold against dtc.
  *
@@ -16,11 +17,14 @@
 #include <kernel/board.h>
 #include <kernel/cpu.h>
 #include <kernel/devicetree.h>
+#include <lib/fdt.h>
+#include <libfdt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../drivers/clocksource/arm_arch_timer_node.h"
+#include "../../drivers/cpuidle/dt_idle_states.h"
 #include "../../drivers/firmware/psci_node.h"
 #include "../common/dt_shim.h"
 #include "shim.h"
@@ -111,6 +115,55 @@ static void print_board(void)
 	dt_probe_class(DT_CLASS_TIMER);
 }
 
+/*
+ * Each CPU node's idle states, one line each ("idle CPU INDEX ..."), then
+ * the table cpuidle-psci.c would register: "idle-table common" and the
+ * names of the usable states, or "idle-table wfi-only" and why (a CPU
+ * node lists other states than the first, no state listed, none usable).
+ */
+static void print_idle_states(const void *fdt)
+{
+	struct dt_idle_state st[CPUIDLE_STATE_MAX - 1];
+	int cpus = fdt_path_offset(fdt, "/cpus"), node, cpu = 0, n, other;
+	int usable = 0;
+
+	fdt_for_each_subnode (node, fdt, cpus) {
+		const char *type = fdt_read_string(fdt, node, "device_type");
+
+		if (!type || strcmp(type, "cpu"))
+			continue;
+		n = dt_idle_states_read(fdt, node, st, ARRAY_SIZE(st));
+		for (int i = 0; i < n; i++) {
+			const struct cpuidle_state *c = &st[i].state;
+
+			if (st[i].bad)
+				printf("idle %d %d bad %#x %s\n", cpu, i,
+				       st[i].phandle, st[i].bad);
+			else
+				printf("idle %d %d %s %u %u %u 0x%x %d\n", cpu,
+				       i, c->name, c->entry_latency_us,
+				       c->exit_latency_us,
+				       c->target_residency_us, c->psci_param,
+				       !!(c->flags & CPUIDLE_FLAG_TIMER_STOP));
+		}
+		cpu++;
+	}
+	n = dt_idle_states_common(fdt, st, ARRAY_SIZE(st), &other);
+	if (n < 0) {
+		printf("idle-table wfi-only %s lists other states\n",
+		       fdt_get_name(fdt, other, NULL));
+		return;
+	}
+	for (int i = 0; i < n; i++)
+		if (!st[i].bad)
+			printf("%s %s", usable++ ? "" : "idle-table common",
+			       st[i].state.name);
+	if (!usable)
+		printf("idle-table wfi-only no %s state",
+		       n ? "usable" : "listed");
+	printf("\n");
+}
+
 static int boot_cpu_index(unsigned long long hw)
 {
 	for (int i = 0; i < board.nr_cpus; i++)
@@ -165,6 +218,7 @@ int main(int argc, char **argv)
 		board_read_cpus(initial_boot_params, cpus);
 		board_print(); /* as the boot banner: must not trip ASan */
 		print_board();
+		print_idle_states(initial_boot_params);
 		for (int i = 2; i < argc; i++) {
 			unsigned long long hw = strtoull(argv[i], NULL, 0);
 

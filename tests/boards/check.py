@@ -8,8 +8,21 @@ reads the same file on its own, from `dtc -I dtb -O dts`: CPUs and their
 MPIDRs, enable-methods and release addresses, PSCI (the driver's), the root
 interrupt controller and its register addresses as its driver gets them
 (translated through the parent buses' ranges), the console UART, the timer
-interrupts (the driver's), memory and reservations. Every fact is one KTAP
-result.
+interrupts (the driver's), memory and reservations, and each CPU's idle
+states with the table cpuidle-psci.c would register (the reader of
+drivers/cpuidle/dt_idle_states.c). Every fact is one KTAP result.
+
+Idle states: the boards below with them list them per CPU node
+(cpu-idle-states -> arm,idle-state), some with one table for all CPUs
+(Juno, HiKey, RK3399), some with one per cluster (HiKey 960, SDM845
+Cheza: the kernel then takes WFI only). SDM845 boards of the
+hierarchical PSCI layout (db845c: CPU nodes with power-domains, the
+states in domain-idle-states of the PSCI node's power-domain-cpuN
+children) list no cpu-idle-states: the reader, which does not follow
+power-domains, returns none, and the kernel runs WFI only ("wfi-only no
+listed state"). The malformed trees of tests/boards/idle-states/ are
+checked the same way, and each against the reason and table written for
+it in MALFORMED (--only idle-states.NAME for one).
 
 The trees as Debian ships them have no usable memory: the Pi firmware fills
 in the size-0 node, U-Boot adds a node to Rockchip and Allwinner trees. So
@@ -21,7 +34,9 @@ Every check must be able to fail: for each board, each expected fact is
 also altered on purpose, and the comparison must report it (the
 "wrong_expectations_caught" result); --self-test runs only that. And
 from the kernel's side: lib/fdt.c with its ranges translation taken out
-fails the uart and irqchip.regs checks of the Pi boards (tried).
+fails the uart and irqchip.regs checks of the Pi boards (tried); the idle
+states reader without its status check fails idle-states.disabled, and
+without wakeup-latency-us the hikey cpuN.idle_states (tried).
 
 Usage: tests/boards/check.py --dump BOARD_DUMP --rpi5 DTB --work DIR
                              [--self-test] [--only NAME]
@@ -56,6 +71,19 @@ class Board:
         self.name, self.dtb, self.memory, self.mpidr_bits = name, dtb, memory, mpidr_bits
 
 
+# Boards for their idle states (and every other fact as well).
+IDLE_BOARDS = [
+    # Memory as the trees have it (Juno, HiKey), or as the boot loader
+    # writes it (HiKey 960: 3 GiB; SDM845: firmware fills 4 GiB).
+    Board("juno", "arm/juno.dtb", [(0x80000000, 0x7f000000), (0x880000000, 0x180000000)],
+          A53_A72),
+    Board("hikey", "hisilicon/hi6220-hikey.dtb", None, A53_A72),
+    Board("hikey960", "hisilicon/hi3660-hikey960.dtb", [(0, 3 * GIB)], A53_A72),
+    Board("sdm845-cheza-r3", "qcom/sdm845-cheza-r3.dtb", [(0x80000000, 4 * GIB)], A76),
+    Board("sdm845-db845c", "qcom/sdm845-db845c.dtb", [(0x80000000, 4 * GIB)], A76),
+]
+
+
 BOARDS = [
     # 1 GiB, of which the firmware keeps the top for the GPU (gpu_mem=64).
     Board("rpi3b", "broadcom/bcm2837-rpi-3-b.dtb", [(0, 0x3c000000)], A53_A72),
@@ -72,6 +100,44 @@ BOARDS = [
     Board("a64-pine64-plus", "allwinner/sun50i-a64-pine64-plus.dtb", [(0x40000000, 2 * GIB)],
           A53_A72),
 ]
+
+
+# The malformed trees of tests/boards/idle-states/ (each base.dtsi with one
+# thing broken) and what the kernel must make of them, written by hand: the
+# reader's reason for CPU 0's states, and the table all CPUs get.
+IDLE_TREES = os.path.join(ROOT, "tests", "boards", "idle-states")
+GOOD = "cpu-sleep@0 100 300 500 0x10000 1"
+DEEP = "cluster-off 300 900 2000 0x1010000 0"
+MALFORMED = {
+    "good": {"cpu0.idle_states": f"{GOOD}; {DEEP}",
+             "idle_table": "common cpu-sleep@0 cluster-off"},
+    "no-node": {"cpu0.idle_states": f"{GOOD}; bad 0x99 no node has this phandle",
+                "idle_table": "common cpu-sleep@0"},
+    "not-idle-state": {"cpu0.idle_states": f"{GOOD}; bad 0x2 not compatible with arm,idle-state",
+                       "idle_table": "common cpu-sleep@0"},
+    "no-min-residency": {"cpu0.idle_states": f"{GOOD}; bad 0x2 no min-residency-us",
+                         "idle_table": "common cpu-sleep@0"},
+    "no-psci-param": {"cpu0.idle_states": f"{GOOD}; bad 0x2 no arm,psci-suspend-param",
+                      "idle_table": "common cpu-sleep@0"},
+    "out-of-order": {"cpu0.idle_states":
+                     f"{DEEP}; bad 0x1 min-residency-us below the state before it",
+                     "idle_table": "common cluster-off"},
+    "disabled": {"cpu0.idle_states": f"{GOOD}; bad 0x2 status is not okay",
+                 "idle_table": "common cpu-sleep@0"},
+    "odd-length": {"cpu0.idle_states": "bad 0 cpu-idle-states is not a whole number of cells",
+                   "idle_table": "wfi-only no usable state"},
+    "disagree": {"cpu1.idle_states": GOOD,
+                 "idle_table": "wfi-only cpu@1 lists other states"},
+    "twice": {"cpu0.idle_states": f"{GOOD}; bad 0x1 listed twice",
+              "idle_table": "common cpu-sleep@0"},
+    "empty": {"cpu0.idle_states": "none", "idle_table": "wfi-only no listed state"},
+    "wakeup-wraps": {"cpu0.idle_states":
+                     f"{GOOD}; cluster-off 4294967280 4294967295 2000 0x1010000 0",
+                     "idle_table": "common cpu-sleep@0 cluster-off"},
+    "bad-name": {"cpu0.idle_states":
+                 f"{GOOD}; a-name-longer-than-the- 300 900 2000 0x1010000 0",
+                 "idle_table": "common cpu-sleep@0 a-name-longer-than-the-"},
+}
 
 
 # ---- reading dtc's output -------------------------------------------------------
@@ -304,6 +370,92 @@ def expected_facts(tree, board):
     uart = stdout_node(tree)
     facts["uart"] = f"{uart.string('compatible')} {hex(regs(uart)[0][0])} {uart.path()}" \
         if uart else ""
+    facts.update(idle_facts(tree))
+    return facts
+
+
+# What the kernel keeps of idle states: CPUIDLE_STATE_MAX - 1 of them (state 0
+# being WFI), names of CPUIDLE_NAME_LEN - 1 characters.
+IDLE_MAX = 7
+IDLE_NAME = 23
+U32 = 0xffffffff
+
+
+def idle_state(tree, phandle, seen, prev):
+    """(text, min-residency or None) of one listed state: its line as
+    board_dump prints it after "idle CPU INDEX", "bad PHANDLE REASON" if it
+    cannot be used; prev: the last usable state's min-residency."""
+    def bad(reason):
+        return f"bad {phandle:#x} {reason}" if phandle else f"bad 0 {reason}", None
+    if phandle in seen:
+        return bad("listed twice")
+    node = tree.by_phandle.get(phandle) if phandle not in (0, U32) else None
+    if node is None:
+        return bad("no node has this phandle")
+    if "arm,idle-state" not in (node.strings("compatible") or []):
+        return bad("not compatible with arm,idle-state")
+    if not node.available():
+        return bad("status is not okay")
+    values = {}
+    for prop in ("entry-latency-us", "exit-latency-us", "min-residency-us",
+                 "arm,psci-suspend-param"):
+        values[prop] = node.u32(prop)
+        if values[prop] is None:
+            return bad(f"no {prop}")
+    entry, residency = values["entry-latency-us"], values["min-residency-us"]
+    wakeup = node.u32("wakeup-latency-us",
+                      min(entry + values["exit-latency-us"], U32))
+    if prev is not None and residency < prev:
+        return bad("min-residency-us below the state before it")
+    name = (node.string("idle-state-name") or node.name)[:IDLE_NAME]
+    timer_stop = int("local-timer-stop" in node.props)
+    return (f"{name} {entry} {wakeup} {residency} "
+            f"{values['arm,psci-suspend-param']:#x} {timer_stop}", residency)
+
+
+def idle_list(node):
+    """The phandles of node's cpu-idle-states, [0] for a list with a partial
+    cell (the one bad entry the reader gives), [] if absent."""
+    value = node.props.get("cpu-idle-states")
+    if value is None:
+        return []
+    if value.startswith("["):      # dtc's bytes: not a whole number of cells
+        size = len(value.strip("[]").split())
+        return [0] if size % 4 else []
+    return node.cells("cpu-idle-states")
+
+
+def idle_facts(tree):
+    """cpuN.idle_states: each CPU node's states ("; " between them), and
+    idle_table: what cpuidle-psci.c registers."""
+    facts, lists, first = {}, [], None
+    cpus = tree.find("/cpus")
+    for i, node in enumerate(n for n in (cpus.children if cpus else [])
+                             if n.string("device_type") == "cpu"):
+        phandles = idle_list(node)[:IDLE_MAX]
+        lines, seen, prev = [], set(), None
+        if phandles == [0]:
+            lines = ["bad 0 cpu-idle-states is not a whole number of cells"]
+        else:
+            for ph in phandles:
+                text, residency = idle_state(tree, ph, seen, prev)
+                seen.add(ph)
+                prev = residency if residency is not None else prev
+                lines.append(text)
+        facts[f"cpu{i}.idle_states"] = "; ".join(lines) or "none"
+        lists.append(phandles)
+        if first is None:
+            first = lines
+    disagree = next((i for i, ph in enumerate(lists) if ph != lists[0]), None)
+    if disagree is not None:
+        name = [n for n in cpus.children if n.string("device_type") == "cpu"][disagree].name
+        facts["idle_table"] = f"wfi-only {name} lists other states"
+    elif not first:
+        facts["idle_table"] = "wfi-only no listed state"
+    else:
+        usable = [t.split()[0] for t in first if not t.startswith("bad ")]
+        facts["idle_table"] = " ".join(["common"] + usable) if usable else \
+            "wfi-only no usable state"
     return facts
 
 
@@ -317,7 +469,7 @@ def run_dump(dump, dtb, mpidrs=()):
 
 def kernel_facts(lines):
     """The same {name: text} from board_dump's lines."""
-    facts, mem, rsv, timer = {}, [], [], []
+    facts, mem, rsv, timer, idle = {}, [], [], [], {}
     cpus, uart, stdout = 0, "", ""
     for line in lines:
         key, _, rest = line.partition(" ")
@@ -345,6 +497,11 @@ def kernel_facts(lines):
             uart = f"{words[0]} {hex(int(words[1], 0))}" if len(words) > 1 else ""
         elif key == "stdout":
             stdout = rest
+        elif key == "idle":
+            cpu, _, text = rest.split(" ", 2)
+            idle.setdefault(int(cpu), []).append(text)
+        elif key == "idle-table":
+            facts["idle_table"] = rest
         elif key == "boot-cpu":
             mpidr, index = int(words[0], 0), int(words[1])
             if 0 <= index < cpus:
@@ -353,6 +510,8 @@ def kernel_facts(lines):
     facts["reserved"] = hexes(rsv)
     facts["timer"] = "; ".join(timer)
     facts["uart"] = f"{uart} {stdout}" if uart else ""
+    for i in range(int(facts.get("cpus", 0))):
+        facts[f"cpu{i}.idle_states"] = "; ".join(idle.get(i, [])) or "none"
     return facts
 
 
@@ -380,8 +539,11 @@ def wrong_expectations_caught(expected, actual):
 # ---- the boot loader's part --------------------------------------------------------
 
 def fill_memory(src, dst, tree, ranges):
-    """Copy src to dst with /memory as the boot loader writes it."""
+    """Copy src to dst with /memory as the boot loader writes it (None: as
+    the tree has it)."""
     shutil.copyfile(src, dst)
+    if ranges is None:
+        return
     ac, sc = address_cells(tree.root), size_cells(tree.root)
     node = next((n for n in tree.nodes() if n.string("device_type") == "memory"), None)
     path = node.path() if node else f"/memory@{ranges[0][0]:x}"
@@ -446,6 +608,29 @@ def check_board(board, path, args, ktap):
                 (f", not: {', '.join(missed)}" if missed else ""))
 
 
+def check_malformed(name, want, args, ktap):
+    """One tree of IDLE_TREES: the kernel's idle facts against dtc's (as for
+    a board) and against MALFORMED's hand-written ones; no sanitizer report."""
+    dtb = os.path.join(args.work, f"idle-{name}.dtb")
+    subprocess.run(["dtc", "-q", "-I", "dts", "-O", "dtb", "-o", dtb,
+                    os.path.join(IDLE_TREES, f"{name}.dts")], check=True)
+    status, lines = run_dump(args.dump, dtb)
+    with open(os.path.join(args.work, f"idle-{name}.log"), "w") as log:
+        log.write("\n".join(lines) + "\n")
+    sanitizer = [line for line in lines if "Sanitizer" in line or "runtime error" in line]
+    ran = status == 0 and "board_init 0" in lines and not sanitizer
+    actual = kernel_facts(lines)
+    expected = idle_facts(read_tree(dtb))
+    bad = [f"{fact}: {detail}" for fact, ok, detail in compare(expected, actual) if not ok]
+    bad += [f"{fact}: kernel {actual.get(fact)!r}, expected {text!r}"
+            for fact, text in want.items() if actual.get(fact) != text]
+    bad += [f"{fact} not caught altered"
+            for fact in wrong_expectations_caught(dict(expected, **want), actual)]
+    ktap.result(f"idle-states.{name}", ran and not bad,
+                f"exit {status}; " + "; ".join(sanitizer[:2] + bad) if not ran or bad
+                else want["idle_table"])
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dump", required=True, help="board_dump program")
@@ -453,7 +638,7 @@ def main():
     parser.add_argument("--work", required=True, help="directory for the filled DTBs")
     parser.add_argument("--self-test", action="store_true",
                         help="only check that altered expectations are caught")
-    parser.add_argument("--only", help="one board by name")
+    parser.add_argument("--only", help="one board by name, or idle-states.NAME")
     args = parser.parse_args()
 
     try:
@@ -464,7 +649,7 @@ def main():
         return 1
     os.makedirs(args.work, exist_ok=True)
     ktap = KtapWriter()
-    for board in BOARDS:
+    for board in BOARDS + IDLE_BOARDS:
         if args.only and board.name != args.only:
             continue
         path = dtb_path(board, dtbs, args.rpi5)
@@ -472,6 +657,9 @@ def main():
             ktap.result(f"{board.name}.dtb", False, f"{board.dtb} not in the package")
             continue
         check_board(board, path, args, ktap)
+    for name, want in MALFORMED.items():
+        if not args.only or args.only == f"idle-states.{name}":
+            check_malformed(name, want, args, ktap)
     return 0 if ktap.print() else 1
 
 

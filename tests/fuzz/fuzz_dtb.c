@@ -4,7 +4,9 @@
  * its boot order: dt_init() (header and fdt_check_full()), board_init(),
  * board_print(), dt_probe_class() for every class, dt_describe_devices()
  * (the shell's `dt`); then the lib/fdt.c helpers and dt_read_irq() on
- * every node of a tree dt_init() accepted.
+ * every node of a tree dt_init() accepted, and the idle states reader
+ * (drivers/cpuidle/dt_idle_states.c) on every node as a CPU node and on
+ * the tree as cpuidle-psci.c calls it.
  */
 #include <kernel/board.h>
 #include <kernel/devicetree.h>
@@ -14,7 +16,70 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../drivers/cpuidle/dt_idle_states.h"
 #include "fuzz.h"
+
+/*
+ * What the reader returns must hold whatever the tree: at most max entries,
+ * each bad with a reason or with a NUL-terminated name (printed by the
+ * boot), and the usable ones in min-residency order.
+ */
+static void check_idle_states(const struct dt_idle_state *st, int n, int max)
+{
+	const struct cpuidle_state *prev = NULL;
+
+	if (n > max)
+		abort();
+	for (int i = 0; i < n; i++) {
+		if (st[i].bad) {
+			if (!strlen(st[i].bad))
+				abort();
+			continue;
+		}
+		if (strnlen(st[i].state.name, CPUIDLE_NAME_LEN) ==
+		    CPUIDLE_NAME_LEN)
+			abort();
+		if (prev &&
+		    st[i].state.target_residency_us < prev->target_residency_us)
+			abort();
+		prev = &st[i].state;
+	}
+}
+
+/* A heap array of exactly max entries each time: ASan sees overruns. */
+static void read_idle_states(const void *fdt, int node)
+{
+	static const int sizes[] = {1, 2, CPUIDLE_STATE_MAX - 1};
+
+	for (unsigned int k = 0; k < ARRAY_SIZE(sizes); k++) {
+		struct dt_idle_state *st = malloc(sizes[k] * sizeof(*st));
+
+		if (!st)
+			abort();
+		check_idle_states(st,
+				  dt_idle_states_read(fdt, node, st, sizes[k]),
+				  sizes[k]);
+		free(st);
+	}
+}
+
+/* As cpuidle-psci.c calls it, with room for CPUIDLE_STATE_MAX - 1. */
+static void read_idle_table(const void *fdt)
+{
+	struct dt_idle_state *st =
+		malloc((CPUIDLE_STATE_MAX - 1) * sizeof(*st));
+	int n, other;
+
+	if (!st)
+		abort();
+	n = dt_idle_states_common(fdt, st, CPUIDLE_STATE_MAX - 1, &other);
+	check_idle_states(st, n, CPUIDLE_STATE_MAX - 1);
+	if ((n < 0) != (other >= 0))
+		abort();
+	if (other >= 0)
+		fdt_get_name(fdt, other, NULL); /* the boot names it */
+	free(st);
+}
 
 static void walk_nodes(const void *fdt)
 {
@@ -43,7 +108,9 @@ static void walk_nodes(const void *fdt)
 		fdt_read_string(fdt, node, "compatible");
 		for (i = 0; i < 4 && !dt_read_irq(node, i, &irq); i++)
 			;
+		read_idle_states(fdt, node);
 	}
+	read_idle_table(fdt);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
