@@ -13,6 +13,8 @@
  * and per-CPU pointers fault if used), and 2 KiB aligned for VBAR_EL1.
  */
 #define SUSPEND_POISON 0x5a5a0000dead0000
+#define MDSCR_EL1_TDCC (1 << 12)
+#define CNTKCTL_EL0_ACCESS 3	/* EL0PCTEN | EL0VCTEN */
 
 /* Save or restore the system registers in struct cpu_suspend_ctx order. */
 .macro	suspend_sysregs, op, base
@@ -120,9 +122,16 @@ ENTRY(__cpu_emulate_powerdown)
 	msr	tpidr_el0, x2
 	msr	tpidrro_el0, x2
 	msr	vbar_el1, x2
-	msr	contextidr_el1, xzr
-	msr	mdscr_el1, xzr
-	msr	cntkctl_el1, xzr
+	/* Flipped, not zeroed: the kernel may hold the reset value. */
+	mrs	x3, contextidr_el1
+	eor	x3, x3, x2
+	msr	contextidr_el1, x3
+	mrs	x3, mdscr_el1
+	eor	x3, x3, #MDSCR_EL1_TDCC	/* harmless at EL1: traps EL0's DCC */
+	msr	mdscr_el1, x3
+	mrs	x3, cntkctl_el1
+	eor	x3, x3, #CNTKCTL_EL0_ACCESS
+	msr	cntkctl_el1, x3
 	msr	cntv_ctl_el0, xzr	/* timer off: no tick until restored */
 	msr	cntv_cval_el0, x2
 	isb
