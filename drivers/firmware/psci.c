@@ -266,6 +266,8 @@ static int cpu_suspend_set(struct fault_point *fp, const char *val)
 			 !n || n > 1000000)))
 		return -EINVAL;
 	fp->times = n ? (long)n : FAULT_FOREVER;
+	pr_warn("CPU_SUSPEND power-downs will lose the CPU's context "
+		"(emulated)\n");
 	return 0;
 }
 DEFINE_FAULT(cpu_suspend, cpu_suspend_set,
