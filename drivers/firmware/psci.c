@@ -377,8 +377,11 @@ static int psci_probe(const struct dt_device *dev)
 	psci.cpu_on = PSCI_0_2_FN64_CPU_ON;
 	psci.cpu_off = PSCI_0_2_FN_CPU_OFF;
 	psci.affinity_info = PSCI_0_2_FN64_AFFINITY_INFO;
-	psci.cpu_suspend = PSCI_0_2_FN64_CPU_SUSPEND;
+	/* PSCI 1.0+ says whether it has CPU_SUSPEND (TF-A's rpi3 has not)
+	 * and in which format; 0.2 must have it, in the original format. */
 	features = psci_features(PSCI_0_2_FN64_CPU_SUSPEND);
+	if (psci.version < PSCI_VERSION(1, 0) || features >= 0)
+		psci.cpu_suspend = PSCI_0_2_FN64_CPU_SUSPEND;
 	psci.ext_power_state =
 		features >= 0 &&
 		(features & PSCI_1_0_FEATURES_CPU_SUSPEND_PF_EXT);

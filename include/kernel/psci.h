@@ -76,7 +76,8 @@ int psci_cpu_on(u64 mpidr, phys_addr_t entry, u64 context);
 int psci_cpu_off(void);
 int psci_affinity_info(u64 mpidr);
 
-/* The firmware offers CPU_SUSPEND (PSCI 0.2+, or a 0.1 node's ID). */
+/* The firmware offers CPU_SUSPEND: PSCI 0.2, 1.0+ if PSCI_FEATURES says
+ * so (Trusted Firmware-A's rpi3 does not), or a 0.1 node's ID. */
 bool psci_has_cpu_suspend(void);
 /* Does power_state ask for a power-down, in the format the firmware uses
  * (PSCI_FEATURES(CPU_SUSPEND), read at probe)? */

@@ -136,7 +136,7 @@ static void read_sysregs(u64 *v)
 static bool qemu_cpu_suspend(struct kunit *test)
 {
 	if (!psci_has_cpu_suspend()) {
-		kunit_skip(test, "no PSCI CPU_SUSPEND");
+		kunit_skip(test, "the firmware has no CPU_SUSPEND");
 		return false;
 	}
 	if (psci_firmware_name()) {
