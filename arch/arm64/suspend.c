@@ -31,9 +31,11 @@
  *     (irqchip->cpu_lose_context: disabled, priority mask 0; GICv3: EOI
  *     mode changed, redistributor asleep);
  *   - SP_EL0, TPIDR_EL1, TPIDR_EL0, TPIDRRO_EL0, VBAR_EL1 and the timer
- *     compare value are poisoned (a non-kernel address), CONTEXTIDR,
- *     MDSCR, CNTKCTL and the virtual timer's control are zeroed (timer
- *     off: no tick until restored);
+ *     compare value are poisoned (a non-kernel address); the virtual
+ *     timer's control is zeroed (timer off: no tick until restored);
+ *     CONTEXTIDR, MDSCR (its TDCC bit) and CNTKCTL (its EL0 counter
+ *     access bits) are flipped rather than reset, because the kernel
+ *     keeps them at their reset values, where a lost one would not show;
  *   - the MMU and D-cache are turned off from the identity map, then
  *     SCTLR, TTBR0/1, TCR, MAIR and CPACR are reset or poisoned and the
  *     TLB invalidated;
@@ -45,7 +47,10 @@
  * power-down itself (the CPU never stops, so no wake-up event is
  * needed; a pending interrupt stays pending); debug registers other
  * than MDSCR, ICC_SRE_EL1 (RAO/WI on QEMU) and the distributor's banked
- * SGI/PPI configuration, which GIC implementations keep powered.
+ * SGI/PPI configuration, which GIC implementations keep powered; x1-x18
+ * and the FP/SIMD registers keep their values (caller-saved, and the
+ * resume path reads none of them). QEMU answers CPU_SUSPEND after its
+ * WFI, so the emulated power-down starts once the CPU has woken.
  */
 #include <asm/irqflags.h>
 #include <asm/suspend.h>
