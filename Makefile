@@ -41,7 +41,7 @@ LDFLAGS := -nostdlib -static -no-pie -z max-page-size=4096 -z norelro \
 # One object list per directory (docs/architecture.md draws the layers).
 arch-y := $(addprefix arch/arm64/, head.o entry.o cache.o smccc.o \
 	early_mmu.o mmu.o traps.o stacktrace.o switch.o smp.o pen.o \
-	vmap_stack.o psci_floor.o)
+	vmap_stack.o psci_floor.o sleep.o suspend.o)
 kernel-y := $(addprefix kernel/, main.o printk.o params.o devicetree.o \
 	board.o cpu_array.o time.o smp.o irq.o timer.o tick.o tick_broadcast.o \
 	shell.o console_input.o bench.o kunit.o)
@@ -61,7 +61,7 @@ debug-y := $(addprefix kernel/debug/, panic.o kallsyms.o stackprotector.o \
 tests-y := $(addprefix kernel/tests/, boot_test.o mm_test.o mmu_test.o \
 	smp_test.o sched_test.o rcu_test.o hotplug_test.o hotplug_fault_test.o \
 	hotplug_readers_test.o irq_test.o timer_test.o governor_test.o \
-	psci_test.o trace_test.o cpuidle_test.o sched_pack_test.o)
+	psci_test.o trace_test.o cpuidle_test.o sched_pack_test.o suspend_test.o)
 lib-y := $(addprefix lib/, string.o vsprintf.o bitmap.o cpumask.o \
 	cmdline.o fdt.o stats.o)
 drivers-y := $(addprefix drivers/, serial/pl011.o serial/bcm2835_aux_uart.o \

@@ -107,6 +107,18 @@ int irqchip_init(void)
 	return err;
 }
 
+void irqchip_cpu_resume(void)
+{
+	if (irqchip && irqchip->cpu_resume)
+		irqchip->cpu_resume();
+}
+
+void irqchip_cpu_lose_context(void)
+{
+	if (irqchip && irqchip->cpu_lose_context)
+		irqchip->cpu_lose_context();
+}
+
 void irqchip_print_info(void)
 {
 	if (irqchip && irqchip->print_info)

@@ -395,6 +395,23 @@ BOOTS = [
          ["--el2", "--smp", "4"],
          append="test=all poweroff",
          expect=(PSCI_QEMU,)),
+    # CPU_SUSPEND (issue 17, idle states): QEMU's WFI answer to a power-down
+    # request, and a real power-down emulated by fail.cpu_suspend (the
+    # suspend suite sets it): the CPU resumes at cpu_resume with its EL1
+    # context lost, on each CPU, 1000 times each, on GICv2 and GICv3, with
+    # HVC at EL1 and SMC from EL2.
+    Boot("virt-smp4-suspend",
+         ["--smp", "4"],
+         append="test=suspend poweroff",
+         expect=(r"# suspend_lose_context_cycles: 4000 power-down cycles on 4 CPUs$",)),
+    Boot("virt-gic3-smp4-suspend",
+         ["--smp", "4", "--gic", "3"],
+         append="test=suspend poweroff",
+         expect=(r"# suspend_lose_context_cycles: 4000 power-down cycles on 4 CPUs$",)),
+    Boot("virt-el2-gic3-smp4-suspend",
+         ["--el2", "--gic", "3", "--smp", "4"],
+         append="test=suspend poweroff",
+         expect=(r"# suspend_lose_context_cycles: 4000 power-down cycles on 4 CPUs$",)),
     # A tick rate other than the default 100: the timer suite measures
     # against the HZ the command line set.
     Boot("virt-smp4-hz250",
@@ -1047,6 +1064,14 @@ BOOTS = [
                  r"\(PSCI 0\.1 has no AFFINITY_INFO\)$",
                  r"\bok \d+ hotplug_psci01_refuses_downs$"),
          forbid=(r"\bnot confirmed off\b",),
+         end="halt"),
+    # PSCI 0.1's CPU_SUSPEND is the node's own ID: the same two outcomes.
+    Boot("psci-v01-suspend-via-shim",
+         ["--smp", "2", "--mem", "128M"],
+         shim_dtb="psci-0.1",
+         append="test=suspend poweroff",
+         banner=("el", "memory", "cpus"),
+         expect=(r"# suspend_lose_context_cycles: 2000 power-down cycles on 2 CPUs$",),
          end="halt"),
     # With hotplug.pen, PSCI 0.1 needs no AFFINITY_INFO: an offline CPU
     # parks in the kernel's pen, which confirms it, and downs work.

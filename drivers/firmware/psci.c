@@ -1,7 +1,7 @@
 /*
  * PSCI firmware driver: finds the conduit (hvc or smc) and function IDs
  * from the /psci node (psci_node.c), reads the version, and offers
- * CPU_ON, CPU_OFF, AFFINITY_INFO and SYSTEM_OFF, plus psci_invoke(), the
+ * CPU_ON, CPU_OFF, CPU_SUSPEND, AFFINITY_INFO and SYSTEM_OFF, plus psci_invoke(), the
  * raw call the conformance suite asks the firmware with. PSCI 0.1
  * (compatible "arm,psci" only) has no fixed IDs and no SYSTEM_OFF: its
  * IDs come from the node.
@@ -12,7 +12,9 @@
  */
 #define pr_fmt(fmt) "psci: " fmt
 #include <asm/cputype.h>
+#include <asm/irqflags.h>
 #include <asm/smccc.h>
+#include <asm/suspend.h>
 #include <kernel/cpu.h>
 #include <kernel/cpu_ops.h>
 #include <kernel/cpu_pen.h>
@@ -53,6 +55,8 @@ static struct {
 	u32 smccc_version; /* SMCCC_VERSION's answer; 0x10000 (1.0) if none */
 	u32 uid[4]; /* Standard Service UID; uid[0] = ~0U: none */
 	u32 cpu_on, cpu_off, affinity_info, system_off; /* 0: absent */
+	u32 cpu_suspend; /* 0: absent */
+	bool ext_power_state; /* CPU_SUSPEND takes the extended format */
 	u32 migrate_info_type, migrate_info_up_cpu;
 } psci;
 
@@ -235,6 +239,65 @@ DEFINE_FAULT(cpu_off, cpu_off_set,
 	     "N|forever: AFFINITY_INFO answers ON the next N (1-1000000) "
 	     "times, or for ever");
 
+bool psci_has_cpu_suspend(void)
+{
+	return psci.invoke && psci.cpu_suspend;
+}
+
+bool psci_power_state_is_powerdown(u32 state)
+{
+	return state & (psci.ext_power_state ? PSCI_1_0_EXT_POWER_STATE_TYPE
+					     : PSCI_0_2_POWER_STATE_TYPE);
+}
+
+/*
+ * fail.cpu_suspend=lose_context[:N]: a power-down CPU_SUSPEND that the
+ * firmware answered SUCCESS (QEMU's always does: a WFI) is turned into
+ * the power-down real firmware performs, emulated by
+ * cpu_suspend_emulate_powerdown() (arch/arm64/suspend.c says what it
+ * does and does not reproduce). N times, or for ever.
+ */
+static int cpu_suspend_set(struct fault_point *fp, const char *val)
+{
+	unsigned long n = 0;
+
+	if (strncmp(val, "lose_context", 12) ||
+	    (val[12] && (val[12] != ':' || cmdline_parse_ulong(val + 13, &n) ||
+			 !n || n > 1000000)))
+		return -EINVAL;
+	fp->times = n ? (long)n : FAULT_FOREVER;
+	pr_warn("CPU_SUSPEND power-downs will lose the CPU's context "
+		"(emulated)\n");
+	return 0;
+}
+DEFINE_FAULT(cpu_suspend, cpu_suspend_set,
+	     "lose_context[:N]: a power-down CPU_SUSPEND the firmware "
+	     "answered SUCCESS resumes at its entry point with the CPU's "
+	     "context lost, as on real firmware (N times, 1-1000000, or for "
+	     "ever)");
+
+/* Traced before the call: a power-down that happens does not return. */
+int psci_cpu_suspend(u32 power_state, phys_addr_t entry, u64 context_id)
+{
+	u64 self = read_cpuid_mpidr() & MPIDR_HWID_MASK;
+	int ret;
+
+	trace_psci_call(TRACE_PSCI_CPU_SUSPEND, self);
+	ret = psci_call(psci.cpu_suspend, power_state, entry, context_id);
+	if (ret == PSCI_RET_SUCCESS &&
+	    psci_power_state_is_powerdown(power_state) &&
+	    should_fail(&fault_cpu_suspend))
+		cpu_suspend_emulate_powerdown(entry, context_id);
+	trace_psci_ret(TRACE_PSCI_CPU_SUSPEND, self, ret);
+	return ret;
+}
+
+int psci_suspend_finisher(unsigned long state)
+{
+	return psci_cpu_suspend((u32)state, cpu_resume_entry(),
+				cpu_suspend_context_id());
+}
+
 bool psci_conduit_is_smc(void)
 {
 	return psci.invoke == arm_smccc_smc;
@@ -283,6 +346,8 @@ static void psci_identify(void)
 
 static int psci_probe(const struct dt_device *dev)
 {
+	int features;
+
 	psci_read_node(dev, &psci.node);
 	if (!strcmp(psci.node.method, "hvc")) {
 		psci.invoke = arm_smccc_hvc;
@@ -297,6 +362,7 @@ static int psci_probe(const struct dt_device *dev)
 	if (psci.node.v0_1) {
 		psci.cpu_on = psci.node.cpu_on;
 		psci.cpu_off = psci.node.cpu_off;
+		psci.cpu_suspend = psci.node.cpu_suspend;
 		psci.version = PSCI_VERSION(0, 1);
 		if (use_pen)
 			pr_info("PSCI 0.1: offline CPUs park in the kernel's "
@@ -311,6 +377,14 @@ static int psci_probe(const struct dt_device *dev)
 	psci.cpu_on = PSCI_0_2_FN64_CPU_ON;
 	psci.cpu_off = PSCI_0_2_FN_CPU_OFF;
 	psci.affinity_info = PSCI_0_2_FN64_AFFINITY_INFO;
+	/* PSCI 1.0+ says whether it has CPU_SUSPEND (TF-A's rpi3 has not)
+	 * and in which format; 0.2 must have it, in the original format. */
+	features = psci_features(PSCI_0_2_FN64_CPU_SUSPEND);
+	if (psci.version < PSCI_VERSION(1, 0) || features >= 0)
+		psci.cpu_suspend = PSCI_0_2_FN64_CPU_SUSPEND;
+	psci.ext_power_state =
+		features >= 0 &&
+		(features & PSCI_1_0_FEATURES_CPU_SUSPEND_PF_EXT);
 	psci.system_off = PSCI_0_2_FN_SYSTEM_OFF;
 	psci.migrate_info_type = PSCI_0_2_FN_MIGRATE_INFO_TYPE;
 	psci.migrate_info_up_cpu = PSCI_0_2_FN64_MIGRATE_INFO_UP_CPU;

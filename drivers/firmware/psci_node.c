@@ -20,9 +20,10 @@ void psci_read_node(const struct dt_device *dev, struct psci_node *out)
 	strlcpy(out->method, method ? method : "", sizeof(out->method));
 	out->v0_1 = fdt_node_check_compatible(fdt, dev->node, "arm,psci-0.2") &&
 		    fdt_node_check_compatible(fdt, dev->node, "arm,psci-1.0");
-	out->cpu_on = out->cpu_off = 0;
+	out->cpu_on = out->cpu_off = out->cpu_suspend = 0;
 	if (out->v0_1) {
 		fdt_read_u32(fdt, dev->node, "cpu_on", &out->cpu_on);
 		fdt_read_u32(fdt, dev->node, "cpu_off", &out->cpu_off);
+		fdt_read_u32(fdt, dev->node, "cpu_suspend", &out->cpu_suspend);
 	}
 }

@@ -11,7 +11,7 @@
 struct psci_node {
 	char method[8]; /* the conduit: "hvc" or "smc" ("": none given) */
 	bool v0_1; /* "arm,psci" only: function IDs from the node */
-	u32 cpu_on, cpu_off; /* PSCI 0.1's IDs (0: absent) */
+	u32 cpu_on, cpu_off, cpu_suspend; /* PSCI 0.1's IDs (0: absent) */
 };
 
 /* The compatible strings the driver binds to, newest first. */

@@ -358,6 +358,36 @@ static void gic_cpu_off(void)
 		gic_rdist_sleep(rd, true);
 }
 
+/*
+ * Back from a power-down: the firmware put the redistributor to sleep
+ * (as TF-A does) and the ICC_* registers were lost. Wake it, set them.
+ */
+static void gic_cpu_resume(void)
+{
+	void *rd = gic_rdist[smp_processor_id()];
+
+	if (!rd)
+		return;
+	gic_rdist_sleep(rd, false);
+	gic_cpu_sys_reg_init();
+}
+
+/* What TF-A's power-down and the reset leave: group 1 off, PMR 0, the
+ * EOI mode split (EOI no longer deactivates), redistributor asleep. */
+static void gic_cpu_lose_context(void)
+{
+	void *rd = gic_rdist[smp_processor_id()];
+
+	write_sysreg_s(0, ICC_IGRPEN1_EL1);
+	write_sysreg_s(0, ICC_PMR_EL1);
+	write_sysreg_s(3, ICC_BPR1_EL1);
+	write_sysreg_s(read_sysreg_s(ICC_CTLR_EL1) | ICC_CTLR_EOIMODE,
+		       ICC_CTLR_EL1);
+	isb();
+	if (rd)
+		gic_rdist_sleep(rd, true);
+}
+
 static int gic_xlate(const struct dt_irq *spec, unsigned int *irq,
 		     unsigned int *type)
 {
@@ -378,6 +408,8 @@ static struct irqchip_ops gic_ops = {
 	.name = "GICv3",
 	.cpu_init = gic_cpu_init,
 	.cpu_off = gic_cpu_off,
+	.cpu_resume = gic_cpu_resume,
+	.cpu_lose_context = gic_cpu_lose_context,
 	.enable = gic_enable,
 	.disable = gic_disable,
 	.set_type = gic_set_type,

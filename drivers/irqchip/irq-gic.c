@@ -145,15 +145,29 @@ static void gic_handle_irq(struct pt_regs *regs)
 	}
 }
 
+/* The CPU interface's own registers, which a CPU power-down loses. */
+static void gic_cpu_if_up(void)
+{
+	writel_relaxed(GIC_PRIORITY_MASK, gic.cpu + GICC_PMR);
+	writel_relaxed(0, gic.cpu + GICC_BPR);
+	writel_relaxed(GICC_CTLR_ENABLE, gic.cpu + GICC_CTLR);
+}
+
 static void gic_cpu_init(void)
 {
 	unsigned int cpu = smp_processor_id();
 
 	WRITE_ONCE(gic_cpu_map[cpu], gic_get_cpumask());
 	gic_cpu_config(gic.dist);
-	writel_relaxed(GIC_PRIORITY_MASK, gic.cpu + GICC_PMR);
-	writel_relaxed(0, gic.cpu + GICC_BPR);
-	writel_relaxed(GICC_CTLR_ENABLE, gic.cpu + GICC_CTLR);
+	gic_cpu_if_up();
+}
+
+/* Reset values: interface off, every interrupt masked by priority. */
+static void gic_cpu_lose_context(void)
+{
+	writel_relaxed(0, gic.cpu + GICC_CTLR);
+	writel_relaxed(0, gic.cpu + GICC_PMR);
+	writel_relaxed(3, gic.cpu + GICC_BPR);
 }
 
 /* SGIs sent meanwhile stay pending in the distributor until cpu_init. */
@@ -180,6 +194,8 @@ static struct irqchip_ops gic_ops = {
 	.name = "GICv2",
 	.cpu_init = gic_cpu_init,
 	.cpu_off = gic_cpu_off,
+	.cpu_resume = gic_cpu_if_up,
+	.cpu_lose_context = gic_cpu_lose_context,
 	.enable = gic_enable,
 	.disable = gic_disable,
 	.set_type = gic_set_type,

@@ -48,6 +48,15 @@ struct irqchip_ops {
 	 * CPU interface off (GICv3: mark its redistributor asleep). IRQs
 	 * masked, after irq_migrate_all_off_this_cpu() and tick_cpu_stop(). */
 	void (*cpu_off)(void);
+	/* Back from a power-down (cpu_suspend()), IRQs masked: redo the
+	 * calling CPU's interface set-up that a power-down loses (the
+	 * CPU-interface part of cpu_init), without printing or allocating.
+	 * NULL: the controller keeps it (no power-down support needed). */
+	void (*cpu_resume)(void);
+	/* Fault injection (fail.cpu_suspend): leave the calling CPU's
+	 * interface as a power-down and the firmware leave it (disabled,
+	 * priority mask 0), for cpu_resume to restore. IRQs masked. */
+	void (*cpu_lose_context)(void);
 	void (*enable)(unsigned int irq); /* SPI: global; PPI: this CPU */
 	void (*disable)(unsigned int irq); /* SPI: global; PPI: this CPU */
 	void (*set_type)(unsigned int irq, unsigned int type);
@@ -101,6 +110,11 @@ int request_percpu_irq(unsigned int irq, irq_handler_t handler,
 		       const char *name, void *dev);
 void enable_percpu_irq(unsigned int irq, unsigned int type);
 void disable_percpu_irq(unsigned int irq);
+
+/* The irqchip's cpu_resume and cpu_lose_context on the calling CPU, if
+ * it has them (arch/arm64/suspend.c). */
+void irqchip_cpu_resume(void);
+void irqchip_cpu_lose_context(void);
 
 /* Called by the irqchip driver for each acknowledged interrupt. */
 void generic_handle_irq(unsigned int irq);

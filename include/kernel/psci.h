@@ -25,6 +25,7 @@
  * MPIDR or an address.
  */
 #define PSCI_0_2_FN_VERSION 0x84000000
+#define PSCI_0_2_FN64_CPU_SUSPEND 0xc4000001
 #define PSCI_0_2_FN_CPU_OFF 0x84000002
 #define PSCI_0_2_FN64_CPU_ON 0xc4000003
 #define PSCI_0_2_FN64_AFFINITY_INFO 0xc4000004
@@ -43,6 +44,16 @@
 #define PSCI_VERSION(major, minor) ((u32)(major) << 16 | (minor))
 #define PSCI_VERSION_MAJOR(v) ((v) >> 16)
 #define PSCI_VERSION_MINOR(v) ((v)&0xffff)
+
+/*
+ * CPU_SUSPEND's power_state, in its two formats (PSCI 1.0 section 5.4.2):
+ * original, [15:0] StateID, [16] StateType, [25:24] PowerLevel; extended
+ * (PSCI_FEATURES(CPU_SUSPEND) bit 1), [27:0] StateID, [30] StateType.
+ * StateType 1 asks for a power-down: the CPU may lose its context.
+ */
+#define PSCI_0_2_POWER_STATE_TYPE (1U << 16)
+#define PSCI_1_0_EXT_POWER_STATE_TYPE (1U << 30)
+#define PSCI_1_0_FEATURES_CPU_SUSPEND_PF_EXT (1U << 1)
 
 #define PSCI_AFFINITY_ON 0
 #define PSCI_AFFINITY_OFF 1
@@ -64,6 +75,27 @@ int psci_cpu_on(u64 mpidr, phys_addr_t entry, u64 context);
 /* Powers the calling CPU off; returns only if the firmware refused. */
 int psci_cpu_off(void);
 int psci_affinity_info(u64 mpidr);
+
+/* The firmware offers CPU_SUSPEND: PSCI 0.2, 1.0+ if PSCI_FEATURES says
+ * so (Trusted Firmware-A's rpi3 does not), or a 0.1 node's ID. */
+bool psci_has_cpu_suspend(void);
+/* Does power_state ask for a power-down, in the format the firmware uses
+ * (PSCI_FEATURES(CPU_SUSPEND), read at probe)? */
+bool psci_power_state_is_powerdown(u32 state);
+/*
+ * CPU_SUSPEND on the calling CPU, IRQs masked: the PSCI code. SUCCESS
+ * when it returns from a standby, or from a power-down request for which
+ * the firmware chose a shallower state. A power-down that happens does
+ * not return: the CPU restarts at entry (physical, MMU off) with x0 =
+ * context_id, its EL1 state lost; cpu_suspend() (<asm/suspend.h>) is the
+ * way to ask for one. fail.cpu_suspend=lose_context emulates that.
+ */
+int psci_cpu_suspend(u32 power_state, phys_addr_t entry, u64 context_id);
+/*
+ * cpu_suspend()'s finisher for a power-down state: CPU_SUSPEND(state)
+ * with entry cpu_resume and this CPU's suspend context as context_id.
+ */
+int psci_suspend_finisher(unsigned long state);
 const char *psci_error_name(int err);
 
 /*

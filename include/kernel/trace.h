@@ -20,7 +20,7 @@
 
 /* Categories: trace=NAME[,NAME] turns them on. */
 #define TRACE_HOTPLUG (1U << 0) /* cpu_up()/cpu_down() and their steps */
-#define TRACE_PSCI (1U << 1) /* CPU_ON, CPU_OFF, AFFINITY_INFO */
+#define TRACE_PSCI (1U << 1) /* CPU_ON, CPU_OFF, AFFINITY_INFO, CPU_SUSPEND */
 #define TRACE_RCU (1U << 2) /* grace periods, QS reports, expedited */
 #define TRACE_SCHED (1U << 3) /* context switches */
 #define TRACE_GOV (1U << 4) /* hotplug governor decisions */
@@ -49,6 +49,7 @@ enum trace_psci_fn {
 	TRACE_PSCI_CPU_ON,
 	TRACE_PSCI_CPU_OFF,
 	TRACE_PSCI_AFFINITY_INFO,
+	TRACE_PSCI_CPU_SUSPEND,
 };
 
 /* TRACE_GOV_DECISION's x: policy, online CPUs, wanted CPUs, 16 bits each. */

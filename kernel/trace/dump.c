@@ -55,6 +55,7 @@ static const char *psci_fn_name(u32 fn)
 		[TRACE_PSCI_CPU_ON] = "CPU_ON",
 		[TRACE_PSCI_CPU_OFF] = "CPU_OFF",
 		[TRACE_PSCI_AFFINITY_INFO] = "AFFINITY_INFO",
+		[TRACE_PSCI_CPU_SUSPEND] = "CPU_SUSPEND",
 	};
 
 	return fn < ARRAY_SIZE(names) ? names[fn] : "?";
