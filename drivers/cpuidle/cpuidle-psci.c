@@ -17,6 +17,7 @@
  * demoted.
  */
 #define pr_fmt(fmt) "cpuidle: " fmt
+#include <asm/suspend.h>
 #include <kernel/board.h>
 #include <kernel/cpuidle.h>
 #include <kernel/devicetree.h>
@@ -29,16 +30,19 @@
 #include "cpuidle_driver.h"
 #include "dt_idle_states.h"
 
-#define PSCI_0_2_FN64_CPU_SUSPEND 0xc4000001
-
+/*
+ * IRQs are masked (the idle loop). A power-down state goes through
+ * cpu_suspend(): back through cpu_resume with the context restored (0),
+ * served from a shallower state (demoted), or refused (the PSCI error).
+ */
 static int psci_enter(int idx, const struct cpuidle_state *st)
 {
-	int ret = (int)psci_invoke(PSCI_0_2_FN64_CPU_SUSPEND, st->psci_param, 0,
-				   0);
+	int ret;
 
-	if (!ret && st->flags & CPUIDLE_FLAG_POWERDOWN)
-		return CPUIDLE_DEMOTED;
-	return ret;
+	if (!(st->flags & CPUIDLE_FLAG_POWERDOWN))
+		return psci_cpu_suspend(st->psci_param, 0, 0);
+	ret = cpu_suspend(st->psci_param, psci_suspend_finisher);
+	return ret == CPU_SUSPEND_NO_POWERDOWN ? CPUIDLE_DEMOTED : ret;
 }
 
 void cpuidle_init(void)
@@ -57,9 +61,9 @@ void cpuidle_init(void)
 			fdt_get_name(initial_boot_params, other, NULL));
 	if (n <= 0)
 		return;
-	if (!psci_available() || psci_version() < PSCI_VERSION(0, 2)) {
-		pr_warn("the tree has %d idle state(s) but no PSCI 0.2+ "
-			"CPU_SUSPEND: WFI only\n",
+	if (!psci_available() || !psci_has_cpu_suspend()) {
+		pr_warn("the tree has %d idle state(s) but the firmware has no "
+			"PSCI CPU_SUSPEND: WFI only\n",
 			n);
 		return;
 	}
@@ -73,8 +77,8 @@ void cpuidle_init(void)
 				dt[i].phandle, dt[i].bad);
 			continue;
 		}
-		/* PSCI's original power_state format: StateType is bit 16. */
-		if (st->psci_param & (1U << 16))
+		/* StateType: bit 16, or 30 in the extended format. */
+		if (psci_power_state_is_powerdown(st->psci_param))
 			st->flags |= CPUIDLE_FLAG_POWERDOWN;
 		good[count++] = *st;
 	}

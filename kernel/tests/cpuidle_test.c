@@ -9,6 +9,7 @@
  */
 #include <kernel/cpu.h>
 #include <kernel/cpuidle.h>
+#include <kernel/fault.h>
 #include <kernel/kunit.h>
 #include <kernel/percpu.h>
 #include <kernel/rcupdate.h>
@@ -16,6 +17,7 @@
 #include <kernel/time.h>
 #include <kernel/timer.h>
 #include <lib/errno.h>
+#include <lib/printf.h>
 #include <string.h>
 #include "helpers.h"
 
@@ -236,6 +238,46 @@ static void cpuidle_timer_across_timer_stop(struct kunit *test)
 	set_cpus_allowed(current, cpu_possible_mask);
 }
 
+/*
+ * A power-down state that really loses the core's context: the
+ * injection (fail.cpu_suspend=lose_context) makes QEMU's CPU_SUSPEND
+ * behave as real firmware would, so every idle entry into it comes back
+ * through cpu_resume. Grace periods, a timer on another CPU and
+ * cross-CPU calls must all keep working; the injection's count shows the
+ * entries that did lose their context.
+ */
+#define LOSE_BUDGET 100000
+
+static void cpuidle_context_lost_in_deep_state(struct kunit *test)
+{
+	int idx = find_state(CPUIDLE_FLAG_POWERDOWN, true);
+	char val[32];
+	u64 left;
+
+	if (idx < 0) {
+		kunit_skip(test, "no power-down idle state");
+		return;
+	}
+	if (!have_cpus(test, 2))
+		return;
+	snprintf(val, sizeof(val), "lose_context:%d", LOSE_BUDGET);
+	KUNIT_ASSERT_EQ(test, fault_inject("cpu_suspend", val), 0);
+	KUNIT_ASSERT_EQ(test, cpuidle_force_state(idx), 0);
+	for (int i = 0; i < 5; i++) {
+		msleep(20);
+		synchronize_rcu();
+		synchronize_rcu_expedited();
+		cpuidle_kick_all_sync(); /* every CPU leaves its state */
+	}
+	cpuidle_force_state(-1);
+	left = fault_times("cpu_suspend");
+	fault_clear("cpu_suspend");
+	kunit_info(test, "%s: %llu idle entries came back through cpu_resume",
+		   cpuidle_get_state(idx)->name,
+		   (unsigned long long)(LOSE_BUDGET - left));
+	KUNIT_EXPECT_LT(test, left, (u64)LOSE_BUDGET);
+}
+
 static void cpuidle_latency_limit_holds(struct kunit *test)
 {
 	static struct cpu_latency_req req;
@@ -281,6 +323,7 @@ static const struct kunit_case cpuidle_cases[] = {
 	KUNIT_CASE(cpuidle_governor_learns),
 	KUNIT_CASE(cpuidle_rcu_gp_in_every_state),
 	KUNIT_CASE(cpuidle_timer_across_timer_stop),
+	KUNIT_CASE(cpuidle_context_lost_in_deep_state),
 	KUNIT_CASE(cpuidle_latency_limit_holds),
 	KUNIT_CASE(cpuidle_refuses_bad_requests),
 	{},

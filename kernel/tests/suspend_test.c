@@ -19,6 +19,7 @@
 #include <asm/irqflags.h>
 #include <asm/suspend.h>
 #include <asm/sysreg.h>
+#include <kernel/cpuidle.h>
 #include <kernel/fault.h>
 #include <kernel/kunit.h>
 #include <kernel/percpu.h>
@@ -133,6 +134,16 @@ static void read_sysregs(u64 *v)
 }
 
 /* The firmware this suite's power states are written for. */
+/*
+ * The injection fires on any power-down request that got SUCCESS, the
+ * idle loop's too (drivers/cpuidle/): while a case counts its own, the
+ * other CPUs idle in WFI.
+ */
+static void idle_in_wfi(bool wfi)
+{
+	cpuidle_force_state(wfi ? 0 : -1);
+}
+
 static bool qemu_cpu_suspend(struct kunit *test)
 {
 	if (!psci_has_cpu_suspend()) {
@@ -329,6 +340,7 @@ static void suspend_standby_returns(struct kunit *test)
 
 	if (!qemu_cpu_suspend(test))
 		return;
+	idle_in_wfi(true);
 	fault_inject("cpu_suspend", "lose_context:1");
 	preempt_disable();
 	local_irq_save(flags);
@@ -339,6 +351,7 @@ static void suspend_standby_returns(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ret, PSCI_RET_SUCCESS);
 	KUNIT_EXPECT_EQ(test, fault_times("cpu_suspend"), 1);
 	fault_clear("cpu_suspend");
+	idle_in_wfi(false);
 }
 
 /*
@@ -349,10 +362,12 @@ static void suspend_invalid_state_refused(struct kunit *test)
 {
 	if (!qemu_cpu_suspend(test))
 		return;
+	idle_in_wfi(true);
 	fault_inject("cpu_suspend", "lose_context");
 	suspend_each_cpu(test, STATE_LEVEL1, 1, PSCI_RET_INVALID_PARAMS);
 	KUNIT_EXPECT_EQ(test, fault_times("cpu_suspend"), FAULT_FOREVER);
 	fault_clear("cpu_suspend");
+	idle_in_wfi(false);
 }
 
 /*
@@ -364,9 +379,11 @@ static void suspend_lose_context_resumes(struct kunit *test)
 {
 	if (!qemu_cpu_suspend(test))
 		return;
+	idle_in_wfi(true);
 	fault_inject("cpu_suspend", "lose_context");
 	suspend_each_cpu(test, STATE_POWERDOWN, 1, 0);
 	fault_clear("cpu_suspend");
+	idle_in_wfi(false);
 }
 
 /* The same, LOSE_CYCLES times on each CPU: nothing drifts or leaks (sp
@@ -380,10 +397,12 @@ static void suspend_lose_context_cycles(struct kunit *test)
 	if (!qemu_cpu_suspend(test))
 		return;
 	snprintf(val, sizeof(val), "lose_context:%u", n + 1);
+	idle_in_wfi(true);
 	fault_inject("cpu_suspend", val);
 	suspend_each_cpu(test, STATE_POWERDOWN, LOSE_CYCLES, 0);
 	KUNIT_EXPECT_EQ(test, fault_times("cpu_suspend"), 1);
 	fault_clear("cpu_suspend");
+	idle_in_wfi(false);
 	kunit_info(test, "%u power-down cycles on %u CPUs", n,
 		   num_online_cpus());
 }
