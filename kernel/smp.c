@@ -28,6 +28,7 @@
 #include <kernel/mm.h>
 #include <kernel/spinlock.h>
 #include <kernel/time.h>
+#include <kernel/timer.h>
 #include <kernel/wait.h>
 #include <lib/errno.h>
 
@@ -44,6 +45,8 @@ struct call_single_data {
 	smp_call_func_t func;
 	void *info;
 	struct call_group *group; /* NULL: nobody waits, the target frees it */
+	unsigned int cpu; /* the target, for a wait that reports */
+	int ran; /* set by the target once func returned */
 };
 
 struct call_queue {
@@ -108,9 +111,10 @@ void flush_smp_call_function_queue(void)
 		list_del_init(&csd->list);
 		spin_unlock(&q->lock);
 		csd->func(csd->info);
-		if (csd->group)
+		if (csd->group) {
+			WRITE_ONCE(csd->ran, 1);
 			call_done(csd->group);
-		else
+		} else
 			kfree(csd);
 		spin_lock(&q->lock);
 	}
@@ -144,11 +148,63 @@ static void call_group_init(struct call_group *g, bool wait)
  * and then the caller pays no sleep and no wake-up IPI back.
  */
 #define CALL_SPIN_US 20
+#define CALL_WARN_MS 10000
+#define CALL_CPUS_SHOWN 8
 
-static void call_wait(struct call_group *g)
+/*
+ * A sleeping caller's calls have not all run after CALL_WARN_MS: say which
+ * CPUs owe one, whether it still sits in their queue and what those CPUs
+ * did meanwhile, then send the call IPI again. If the calls then run, the
+ * first IPI was lost or not taken; if not, the CPU is stuck.
+ */
+static void call_report(struct call_single_data *csds, unsigned int n)
 {
+	struct cpumask owing;
+	unsigned int shown = 0;
+
+	cpumask_clear(&owing);
+	for (unsigned int i = 0; i < n; i++) {
+		struct call_single_data *csd = &csds[i];
+		struct call_queue *q = &call_queue[csd->cpu];
+		unsigned long flags;
+		bool queued;
+
+		if (READ_ONCE(csd->ran))
+			continue;
+		cpumask_set_cpu(csd->cpu, &owing);
+		if (shown++ >= CALL_CPUS_SHOWN)
+			continue;
+		spin_lock_irqsave(&q->lock, flags);
+		queued = !list_empty(&csd->list);
+		spin_unlock_irqrestore(&q->lock, flags);
+		pr_warn("  CPU%u: call %s, %llu call IPIs taken, %llu ticks, "
+			"tick %s\n",
+			csd->cpu, queued ? "still queued" : "taken, not done",
+			(unsigned long long)ipi_count(IPI_CALL_FUNC, csd->cpu),
+			(unsigned long long)tick_count_cpu(csd->cpu),
+			tick_stopped(csd->cpu) ? "stopped" : "on");
+	}
+	pr_warn("calls to %u CPUs not run after %d ms (first %u above): "
+		"sending their IPI again\n",
+		cpumask_weight(&owing), CALL_WARN_MS,
+		min(cpumask_weight(&owing), CALL_CPUS_SHOWN));
+	send_ipi(&owing, IPI_CALL_FUNC);
+}
+
+static void call_wait(struct call_group *g, struct call_single_data *csds,
+		      unsigned int n)
+{
+	u64 t0 = ktime_get_ns();
+
 	if (g->sleeping) {
-		wait_for_completion_spin(&g->done, CALL_SPIN_US);
+		if (wait_for_completion_spin_timeout(
+			    &g->done, CALL_SPIN_US,
+			    msecs_to_jiffies(CALL_WARN_MS)))
+			return;
+		call_report(csds, n);
+		wait_for_completion(&g->done);
+		pr_warn("the calls ran %llu ms after they were sent\n",
+			(unsigned long long)(ktime_get_ns() - t0) / 1000000);
 		return;
 	}
 	while (!smp_load_acquire(&g->released))
@@ -188,8 +244,10 @@ static int queue_calls(const struct cpumask *mask, smp_call_func_t func,
 			cpumask_set_cpu(cpu, missed);
 			continue;
 		}
-		*csd = (struct call_single_data){
-			.func = func, .info = info, .group = csds ? g : NULL};
+		*csd = (struct call_single_data){.func = func,
+						 .info = info,
+						 .group = csds ? g : NULL,
+						 .cpu = cpu};
 		INIT_LIST_HEAD(&csd->list);
 		if (g) /* before the target can run it and drop the count */
 			__atomic_add_fetch(&g->pending, 1, __ATOMIC_RELAXED);
@@ -210,7 +268,7 @@ static int call_many(const struct cpumask *mask, smp_call_func_t func,
 {
 	struct call_single_data *csds = NULL;
 	struct call_group g;
-	unsigned int cpu;
+	unsigned int cpu, n = 0;
 
 	cpumask_clear(missed);
 	WARN_ON(wait && irqs_disabled());
@@ -225,12 +283,13 @@ static int call_many(const struct cpumask *mask, smp_call_func_t func,
 			if (cpu != smp_processor_id())
 				smp_call_function_single(cpu, func, info, true);
 	} else {
-		queue_calls(mask, func, info, csds, wait ? &g : NULL, missed);
+		n = queue_calls(mask, func, info, csds, wait ? &g : NULL,
+				missed);
 	}
 	preempt_enable();
 	if (wait) {
 		call_done(&g); /* the caller's own count */
-		call_wait(&g);
+		call_wait(&g, csds, csds ? n : 0);
 	}
 	kfree(csds);
 	return cpumask_weight(missed);
@@ -250,6 +309,7 @@ int smp_call_function_single(unsigned int cpu, smp_call_func_t func, void *info,
 	struct call_single_data csd;
 	struct cpumask one, missed;
 	struct call_group g;
+	unsigned int n = 0;
 	int err = 0;
 
 	WARN_ON(wait && irqs_disabled());
@@ -264,13 +324,13 @@ int smp_call_function_single(unsigned int cpu, smp_call_func_t func, void *info,
 		run_local(func, info);
 	else if (!cpu_online(cpu))
 		err = -ENXIO;
-	else if (!queue_calls(&one, func, info, wait ? &csd : NULL,
-			      wait ? &g : NULL, &missed))
+	else if (!(n = queue_calls(&one, func, info, wait ? &csd : NULL,
+				   wait ? &g : NULL, &missed)))
 		err = -ENOMEM;
 	preempt_enable();
 	if (wait) {
 		call_done(&g);
-		call_wait(&g);
+		call_wait(&g, &csd, n);
 	}
 	return err;
 }

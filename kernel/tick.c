@@ -61,7 +61,7 @@ static u64 jiffies_to_cycles(u64 j)
 
 static void tick_set_device(struct tick_local *tl, u64 cycles)
 {
-	tl->dev_next = cycles;
+	WRITE_ONCE(tl->dev_next, cycles);
 	if (cycles == ~0ULL)
 		tick_dev->shutdown();
 	else
@@ -193,6 +193,17 @@ u64 tick_next_event(unsigned int cpu)
 	rcu_read_lock();
 	if (cpu_online_rcu(cpu))
 		next = READ_ONCE(per_cpu_ptr(&tick_local, cpu)->next);
+	rcu_read_unlock();
+	return next;
+}
+
+u64 tick_device_next(unsigned int cpu)
+{
+	u64 next = 0;
+
+	rcu_read_lock();
+	if (cpu_online_rcu(cpu))
+		next = READ_ONCE(per_cpu_ptr(&tick_local, cpu)->dev_next);
 	rcu_read_unlock();
 	return next;
 }

@@ -54,8 +54,10 @@ static u64 earliest_sleeper(void)
 	u64 first = ~0ULL;
 	unsigned int cpu;
 
-	for_each_cpu (cpu, &bc_sleepers)
+	for_each_cpu (cpu, &bc_sleepers) {
+		smp_rmb(); /* the bit before its expiry: see enter */
 		first = min(first, READ_ONCE(bc_expiry[cpu]));
+	}
 	return first;
 }
 
@@ -74,6 +76,7 @@ int tick_broadcast_enter(void)
 	if (host == (int)cpu)
 		return -EBUSY;
 	WRITE_ONCE(bc_expiry[cpu], next);
+	smp_wmb(); /* a host that sees the bit sees this sleep's expiry */
 	cpumask_set_cpu(cpu, &bc_sleepers);
 	smp_mb(); /* the bit before `armed` and the host: see the top */
 	host = READ_ONCE(bc_host);
@@ -103,12 +106,14 @@ void tick_broadcast_handle(void)
 	if (READ_ONCE(bc_host) != (int)me)
 		return;
 	now = arch_counter_get();
-	for_each_cpu (cpu, &bc_sleepers)
+	for_each_cpu (cpu, &bc_sleepers) {
+		smp_rmb(); /* the bit before its expiry: see enter */
 		if (READ_ONCE(bc_expiry[cpu]) <= now &&
 		    test_and_clear_bit(cpu, cpumask_bits(&bc_sleepers))) {
 			bc_wakeups[cpu]++;
 			smp_send_reschedule(cpu);
 		}
+	}
 }
 
 u64 tick_broadcast_host_next(unsigned int cpu)
@@ -153,4 +158,17 @@ u64 tick_broadcast_wakeups(unsigned int cpu)
 int tick_broadcast_host(void)
 {
 	return READ_ONCE(bc_host);
+}
+
+bool tick_broadcast_sleeping(unsigned int cpu, u64 *expiry)
+{
+	if (cpu >= nr_cpu_ids || !cpumask_test_cpu(cpu, &bc_sleepers))
+		return false;
+	*expiry = READ_ONCE(bc_expiry[cpu]);
+	return true;
+}
+
+u64 tick_broadcast_armed(void)
+{
+	return READ_ONCE(bc_armed);
 }

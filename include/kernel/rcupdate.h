@@ -78,6 +78,8 @@ struct rcu_stats {
 	/* Since boot: quiescent-state reports, and the time they took
 	 * (total, longest): an atomic AND on a leaf's mask. */
 	u64 qs_reports, qs_report_ns, qs_report_max_ns;
+	/* Requests for a GP that took rcu_state.lock (none ran to end it). */
+	u64 gp_requests_locked;
 };
 void rcu_get_stats(struct rcu_stats *st);
 u64 rcu_cbs_queued(unsigned int cpu);

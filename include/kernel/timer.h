@@ -82,6 +82,8 @@ u64 tick_count_cpu(unsigned int cpu);
 /* The counter value cpu's next tick is programmed for (the start of a
  * jiffy); 0 if its tick never ran or cpu is offline. */
 u64 tick_next_event(unsigned int cpu);
+/* What cpu's timer device is really set for (~0: stopped); 0 if offline. */
+u64 tick_device_next(unsigned int cpu);
 /*
  * This CPU's timer for the idle states (IRQs off): when it is due (~0:
  * never), stop it as a state with local-timer-stop would, set it again.
@@ -109,6 +111,9 @@ void tick_broadcast_offline(unsigned int cpu);
 /* Wake-ups cpu got from the broadcast, and how many CPUs sleep on it now. */
 u64 tick_broadcast_wakeups(unsigned int cpu);
 int tick_broadcast_host(void); /* the hosting CPU, -1 if none */
+/* For the stall report: is cpu a sleeper (and its event), the promise. */
+bool tick_broadcast_sleeping(unsigned int cpu, u64 *expiry);
+u64 tick_broadcast_armed(void);
 
 /* Move every timer of a dead CPU to the calling CPU. */
 void timers_migrate_from(unsigned int cpu);

@@ -251,10 +251,10 @@ static void barrier_queue(void *unused)
 static void barrier_report(void)
 {
 	pr_warn("rcu_barrier: %d callbacks still pending after %d ms; gp %ld "
-		"completed %ld wanted %d\n",
+		"completed %ld needed %ld\n",
 		READ_ONCE(barrier_pending), BARRIER_WARN_MS,
 		READ_ONCE(rcu_state.gp_seq), READ_ONCE(rcu_state.gp_completed),
-		READ_ONCE(rcu_state.gp_wanted));
+		READ_ONCE(rcu_state.gp_seq_needed));
 	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++) {
 		struct rcu_data *rdp = &rcu_data[cpu];
 		struct task_struct *t = rdp->kthread;

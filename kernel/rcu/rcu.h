@@ -30,6 +30,7 @@ extern bool rcu_mutant_early_gp;
 struct rcu_node {
 	unsigned long qsmask; /* bit i: CPU grplo + i owes the current GP */
 	unsigned int grplo;
+	unsigned long start_idle; /* CPUs seen idle when the GP started */
 	/* Reports, and the counter cycles their atomic AND took (the cost
 	 * of sharing the word), updated atomically. */
 	u64 qs_reports, qs_cycles, qs_cycles_max;
@@ -41,7 +42,8 @@ struct rcu_state {
 	/* Grace-period handling. */
 	long gp_seq; /* the last grace period started */
 	long gp_completed; /* the last one completed; == gp_seq when idle */
-	bool gp_wanted; /* callbacks wait for gp_seq + 1, not started */
+	long gp_seq_needed; /* the last GP callbacks wait for (atomic) */
+	u64 gp_requests_locked; /* rcu_request_gp() took the lock */
 	/* Leaves with CPUs that still owe gp_seq, plus one while it starts
 	 * (atomic: a leaf's last reporter drops it without the lock). */
 	int nodes_pending;
@@ -79,6 +81,7 @@ struct rcu_data {
 	/* Idle: odd while running, even while idle (extended quiescent
 	 * state). Moved by this CPU only, read by others. */
 	unsigned long dynticks;
+	u64 idle_stamp; /* counter when dynticks last moved: the stall report */
 
 	/* Callbacks, oldest first; this CPU with IRQs off. */
 	struct rcu_cblist done; /* their grace period has ended */

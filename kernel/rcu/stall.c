@@ -32,36 +32,82 @@ void rcu_stall_init(void)
 
 #define STALL_CPUS_SHOWN 8
 
+/* Microseconds from now to a counter value (negative: past). */
+static long long us_from_now(u64 when, u64 now)
+{
+	return (long long)((s64)(when - now) * 1000000 /
+			   (s64)arch_timer_get_freq());
+}
+
+/* "in N us" for a counter value, or none for ~0 (never). */
+static const char *when_str(char *buf, size_t len, u64 when, u64 now,
+			    const char *none)
+{
+	if (when == ~0ULL)
+		return none;
+	snprintf(buf, len, "in %lld us", us_from_now(when, now));
+	return buf;
+}
+
 /*
  * What RCU knows of each stalled CPU (the first few): idle or running by
- * its dynticks count, the GP it last noticed, whether it knows it owes
- * one, and whether its tick still runs. A CPU that is idle and owes a QS
- * should have reported it on its way into idle.
+ * its dynticks count and since when, whether the GP's start saw it idle,
+ * the GP it last noticed, whether it knows it owes one, and its tick:
+ * when it is due and what the timer is really set for, and whether it
+ * sleeps on the tick broadcast. A CPU that is idle and owes a QS should
+ * have reported it on its way into idle; one whose tick is long overdue
+ * took no timer interrupt. Then the broadcast's host, which wakes the
+ * CPUs whose timer stopped.
  */
 static void stall_print_cpus(const struct cpumask *stalled)
 {
+	u64 now = arch_counter_get(), expiry;
 	unsigned int cpu, shown = 0;
+	int host = tick_broadcast_host();
 
 	for_each_cpu (cpu, stalled) {
 		struct rcu_data *rdp = &rcu_data[cpu];
+		struct rcu_node *n = &rcu_state.nodes[cpu / RCU_FANOUT_LEAF];
+		bool start_idle = READ_ONCE(n->start_idle) &
+				  (1UL << (cpu % RCU_FANOUT_LEAF));
+		char bc[48] = "", dev[32];
 
 		if (shown++ == STALL_CPUS_SHOWN) {
 			pr_err("  ... and %u more\n",
 			       cpumask_weight(stalled) - STALL_CPUS_SHOWN);
 			break;
 		}
-		s64 next = tick_next_event(cpu) - arch_counter_get();
-
-		pr_err("  CPU%u: %s (dynticks %lu), gp seen %ld, qs_pending "
-		       "%d, "
-		       "passed_qs %d, tick %s, %llu ticks, next in %lld us\n",
+		if (tick_broadcast_sleeping(cpu, &expiry))
+			snprintf(bc, sizeof(bc),
+				 ", broadcast sleeper due %lld us",
+				 us_from_now(expiry, now));
+		pr_err("  CPU%u: %s for %lld us (dynticks %lu, %s at GP "
+		       "start), "
+		       "gp seen %ld, qs_pending %d, passed_qs %d, tick %s, "
+		       "%llu "
+		       "ticks, next in %lld us, timer %s%s\n",
 		       cpu, READ_ONCE(rdp->dynticks) & 1 ? "running" : "idle",
-		       READ_ONCE(rdp->dynticks), READ_ONCE(rdp->gp_seq_seen),
-		       READ_ONCE(rdp->qs_pending), READ_ONCE(rdp->passed_qs),
+		       -us_from_now(READ_ONCE(rdp->idle_stamp), now),
+		       READ_ONCE(rdp->dynticks),
+		       start_idle ? "idle" : "running",
+		       READ_ONCE(rdp->gp_seq_seen), READ_ONCE(rdp->qs_pending),
+		       READ_ONCE(rdp->passed_qs),
 		       tick_stopped(cpu) ? "stopped" : "on",
 		       (unsigned long long)tick_count_cpu(cpu),
-		       (long long)(next * 1000000 /
-				   (s64)arch_timer_get_freq()));
+		       us_from_now(tick_next_event(cpu), now),
+		       when_str(dev, sizeof(dev), tick_device_next(cpu), now,
+				"off"),
+		       bc);
+	}
+	if (host >= 0) {
+		char dev[32], armed[32];
+
+		pr_err("  broadcast host CPU%d: tick %s, timer %s, armed %s\n",
+		       host, tick_stopped(host) ? "stopped" : "on",
+		       when_str(dev, sizeof(dev), tick_device_next(host), now,
+				"off"),
+		       when_str(armed, sizeof(armed), tick_broadcast_armed(),
+				now, "never"));
 	}
 }
 

@@ -133,6 +133,7 @@ static void rcu_node_start_gp(struct rcu_node *n)
 		if ((mask & (1UL << b)) &&
 		    !(READ_ONCE(rcu_data[n->grplo + b].dynticks) & 1))
 			idle |= 1UL << b;
+	WRITE_ONCE(n->start_idle, idle);
 	if (idle && rcu_node_clear(n, idle))
 		__atomic_sub_fetch(&rcu_state.nodes_pending, 1,
 				   __ATOMIC_ACQ_REL); /* our own count: > 0 */
@@ -143,7 +144,6 @@ static void rcu_gp_start(void)
 {
 	unsigned long first = 0; /* CPUs 0-63 it waits on, for the trace */
 
-	rcu_state.gp_wanted = false;
 	rcu_state.gp_start_ns = ktime_get_ns();
 	rcu_state.stall_next_ns =
 		rcu_state.gp_start_ns + rcu_stall_timeout_ms * 1000000ULL;
@@ -173,7 +173,8 @@ static void rcu_gp_end(void)
 	 * this; callbacks read gp_completed with acquire (callbacks.c). */
 	smp_store_release(&rcu_state.gp_completed, rcu_state.gp_seq);
 	trace_rcu_gp_end(rcu_state.gp_seq);
-	if (rcu_state.gp_wanted)
+	smp_mb(); /* gp_completed before gp_seq_needed: see rcu_request_gp() */
+	if (READ_ONCE(rcu_state.gp_seq_needed) > rcu_state.gp_seq)
 		rcu_gp_start();
 }
 
@@ -210,16 +211,38 @@ void rcu_report_qs(unsigned int cpu)
 
 /*
  * rdp's next callbacks need a GP that starts after now: gp_seq + 1.
- * Start it if none is running, else ask for it after the current one.
- * Returns the GP number they wait for. IRQs off.
+ * rcu_state.gp_seq_needed is the highest GP anyone needs (Linux's name):
+ * the CPU that raises it makes sure that GP comes, every other one just
+ * notes the number. At 512 CPUs, rcu_barrier()'s call_rcu() on every CPU
+ * at once took rcu_state.lock here each time: 467 CPUs queued on that
+ * ticket lock with IRQs off, each hand-off waiting for the host to run
+ * the next vCPU, and the guest stood still for 30 to 110 s (the
+ * broadcast's host among them, so sleepers were not woken either).
+ *
+ * The raiser and the ender of the running GP are Dekker's: the raiser
+ * writes gp_seq_needed, then (full barrier) reads whether a GP runs; the
+ * ender writes gp_completed, then (full barrier) reads gp_seq_needed.
+ * Either the ender sees the need and starts the next GP, or the raiser
+ * sees none running and starts one under the lock. IRQs off.
  */
 void rcu_request_gp(struct rcu_data *rdp)
 {
+	long want = smp_load_acquire(&rcu_state.gp_seq) + 1;
+	long needed = READ_ONCE(rcu_state.gp_seq_needed);
+
+	rdp->wait_gp = want;
+	do {
+		if (needed >= want)
+			return; /* asked for already: its raiser sees to it */
+	} while (!__atomic_compare_exchange_n(&rcu_state.gp_seq_needed, &needed,
+					      want, false, __ATOMIC_ACQ_REL,
+					      __ATOMIC_RELAXED));
+	smp_mb(); /* gp_seq_needed before the GP state: see above */
+	if (READ_ONCE(rcu_state.gp_completed) != READ_ONCE(rcu_state.gp_seq))
+		return; /* its end starts ours */
 	spin_lock(&rcu_state.lock);
-	rdp->wait_gp = rcu_state.gp_seq + 1;
-	if (gp_in_progress())
-		rcu_state.gp_wanted = true;
-	else
+	rcu_state.gp_requests_locked++;
+	if (!gp_in_progress() && rcu_state.gp_seq_needed > rcu_state.gp_seq)
 		rcu_gp_start();
 	spin_unlock(&rcu_state.lock);
 }
@@ -324,6 +347,7 @@ void rcu_idle_enter(void)
 	unsigned int cpu = smp_processor_id();
 
 	WRITE_ONCE(rdp->dynticks, rdp->dynticks + 1);
+	WRITE_ONCE(rdp->idle_stamp, arch_counter_get());
 	smp_mb(); /* dynticks before qsmask: paired with rcu_node_start_gp() */
 	if (rcu_owes_qs(cpu))
 		rcu_report_qs(cpu);
@@ -343,6 +367,7 @@ void rcu_idle_exit(void)
 	struct rcu_data *rdp = this_rdp();
 
 	WRITE_ONCE(rdp->dynticks, rdp->dynticks + 1);
+	WRITE_ONCE(rdp->idle_stamp, arch_counter_get());
 	smp_mb(); /* leave the EQS before any read-side section begins */
 }
 
@@ -412,6 +437,7 @@ void rcu_get_stats(struct rcu_stats *st)
 	ring_summary(rcu_state.gp_ns, RCU_STAT_SAMPLES, rcu_state.nr_gp_samples,
 		     st->gp_ns);
 	st->nr_gp_samples = rcu_state.nr_gp_samples;
+	st->gp_requests_locked = rcu_state.gp_requests_locked;
 	spin_unlock_irqrestore(&rcu_state.lock, flags);
 	rcu_node_stats(st);
 	rcu_exp_stats(st->exp_ns, &st->nr_exp_samples);

@@ -24,6 +24,7 @@ struct reader {
 	/* Hold on (up to 10 s more) until rcu_stall_reports reaches this. */
 	unsigned long until_reports;
 	unsigned int cpu;
+	volatile bool stop; /* leave now, whatever hold_ns says */
 	struct completion done;
 };
 
@@ -38,9 +39,9 @@ static int reader_thread(void *p)
 	r->cpu = smp_processor_id();
 	r->inside = true;
 	end = ktime_get_ns() + r->hold_ns;
-	while (ktime_get_ns() < end ||
-	       (READ_ONCE(rcu_stall_reports) < r->until_reports &&
-		ktime_get_ns() < end + 10000 * 1000000ULL))
+	while (!r->stop && (ktime_get_ns() < end ||
+			    (READ_ONCE(rcu_stall_reports) < r->until_reports &&
+			     ktime_get_ns() < end + 10000 * 1000000ULL)))
 		cpu_relax();
 	r->left_ns = ktime_get_ns();
 	r->stall_reports = READ_ONCE(rcu_stall_reports);
@@ -238,6 +239,58 @@ static void rcu_many_callbacks_all_run(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, wait_threads_reaped(threads));
 	mem_get_stats(&after);
 	KUNIT_EXPECT_EQ(test, after.kmalloc_objects, before.kmalloc_objects);
+}
+
+static int probes_ran;
+
+static void count_probe(struct rcu_head *head)
+{
+	__atomic_fetch_add(&probes_ran, 1, __ATOMIC_RELAXED);
+}
+
+static void queue_probe(void *heads)
+{
+	call_rcu(&((struct rcu_head *)heads)[smp_processor_id()], count_probe);
+}
+
+/*
+ * While a GP runs (a reader holds it open), every CPU asks for the next
+ * one at once: none may take rcu_state.lock (at 512 CPUs that queue
+ * stopped the guest for a minute), and the GP asked for without it must
+ * still come: every callback runs.
+ */
+static void rcu_gp_requests_while_one_runs_take_no_lock(struct kunit *test)
+{
+	struct rcu_head *heads =
+		kunit_kcalloc(test, nr_cpu_ids + 1, sizeof(*heads));
+	struct rcu_stats before, after;
+	static struct reader r;
+
+	KUNIT_ASSERT_NOT_NULL(test, heads);
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs 2 CPUs");
+	rcu_barrier();
+	probes_ran = 0;
+	start_reader(&r, 60000); /* until r.stop */
+	call_rcu(&heads[nr_cpu_ids], count_probe); /* starts a GP */
+	rcu_get_stats(&before);
+	on_each_cpu(queue_probe, heads, true);
+	rcu_get_stats(&after);
+	KUNIT_EXPECT_NE(test, before.gp_seq, before.gp_completed);
+	/* The reader held that GP throughout, so no request found none. */
+	KUNIT_EXPECT_EQ(test, after.gp_completed, before.gp_completed);
+	KUNIT_EXPECT_EQ(test, after.gp_requests_locked,
+			before.gp_requests_locked);
+	kunit_info(test,
+		   "%u CPUs asked for GP %ld while %ld ran: %llu took "
+		   "the lock",
+		   num_online_cpus(), before.gp_seq + 1, before.gp_seq,
+		   (unsigned long long)(after.gp_requests_locked -
+					before.gp_requests_locked));
+	WRITE_ONCE(r.stop, true);
+	wait_for_completion(&r.done);
+	rcu_barrier();
+	KUNIT_EXPECT_EQ(test, READ_ONCE(probes_ran), num_online_cpus() + 1);
 }
 
 struct local_probe {
@@ -600,6 +653,7 @@ static const struct kunit_case rcu_cases[] = {
 	KUNIT_CASE(rcu_sync_ends_under_busy_reader),
 	KUNIT_CASE(rcu_callback_after_grace_period),
 	KUNIT_CASE(rcu_many_callbacks_all_run),
+	KUNIT_CASE(rcu_gp_requests_while_one_runs_take_no_lock),
 	KUNIT_CASE(rcu_stall_reported_and_stops),
 	{},
 };

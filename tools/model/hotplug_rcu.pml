@@ -12,7 +12,10 @@
  *               cpu_add_remove_lock: one writer.
  *   call_rcu()  other users of RCU asking for grace periods at any time
  *               (rcu_request_gp() from call_rcu()), so that grace periods
- *               also start while one is already running (gp_wanted).
+ *               are also asked for while one is already running
+ *               (gp_needed). Its request is lock-free as in the kernel:
+ *               raise the need, then (a separate step) look whether a GP
+ *               runs, and start one under the lock if none does.
  * Grace-period machinery (kernel/rcu/tree.c) is the inlines gp_start(),
  * gp_end() and report_qs(), run atomically as under rcu_state.lock.
  *
@@ -47,7 +50,7 @@ bool rcu_cpus[NCPU];  /* rcu_state.cpus: CPUs RCU waits on */
 bool qsmask[NCPU];    /* rcu_state.qsmask: CPUs owing the current GP a QS */
 bit seq_lo;           /* rcu_state.gp_seq, modulo 2 */
 bit comp_lo;          /* rcu_state.gp_completed, modulo 2 */
-bool gp_wanted;       /* rcu_state.gp_wanted */
+bool gp_needed;       /* rcu_state.gp_seq_needed > gp_seq */
 
 /* synchronize_rcu() of the hotplug writer: grace-period ends it still
  * needs to see (1 if it started its GP, 2 if one was already running:
@@ -64,7 +67,7 @@ bool in_sync;
  * reports at once, which the cpu() process may do at any step. Since the
  * last CPU never goes down, rcu_state.cpus is never empty. */
 inline gp_start_body() {
-	gp_wanted = false;
+	gp_needed = false;  /* gp_seq reaches gp_seq_needed */
 	qsmask[0] = rcu_cpus[0];
 	qsmask[1] = rcu_cpus[1];
 	qsmask[2] = rcu_cpus[2];
@@ -80,7 +83,7 @@ inline gp_end() {
 	:: else -> skip
 	fi;
 	if
-	:: gp_wanted -> gp_start_body()  /* callbacks wait for the next GP */
+	:: gp_needed -> gp_start_body()  /* callbacks wait for the next GP */
 	:: else -> skip
 	fi
 }
@@ -98,13 +101,6 @@ inline report_qs(c) {
 	fi
 }
 
-/* rcu_request_gp(): start a GP, or ask for one after the current one. */
-inline request_gp() {
-	if
-	:: gp_in_progress -> gp_wanted = true
-	:: else -> gp_start_body()
-	fi
-}
 
 /*
  * One CPU: its threads' read-side sections and its quiescent states.
@@ -146,11 +142,26 @@ proctype cpu(byte c)
 	od
 }
 
-/* Some other CPU's call_rcu(): grace periods are asked for at any time. */
+/*
+ * Some other CPU's call_rcu(): grace periods are asked for at any time.
+ * rcu_request_gp(): the compare-and-swap that raises gp_seq_needed, then
+ * the check whether a GP runs (its end starts the next, gp_end()), and
+ * only if none runs, the lock.
+ */
 proctype call_rcu()
 {
 	do
-	:: atomic { !gp_wanted -> request_gp() }
+	:: atomic { !gp_needed -> gp_needed = true };
+		if
+		:: gp_in_progress -> skip
+		:: else ->
+			atomic {
+				if
+				:: !gp_in_progress && gp_needed -> gp_start_body()
+				:: else -> skip
+				fi
+			}
+		fi
 	od
 }
 
@@ -159,7 +170,7 @@ inline synchronize_rcu() {
 	atomic {
 		in_sync = true;
 		if
-		:: gp_in_progress -> sync_need = 2; gp_wanted = true
+		:: gp_in_progress -> sync_need = 2; gp_needed = true
 		:: else -> sync_need = 1; gp_start_body()
 		fi
 	};
@@ -245,11 +256,13 @@ init {
  * Every grace period that starts ends: while GP g is running (gp_seq has
  * g's parity and gp_completed the other), gp_completed eventually reaches
  * g. Parity suffices because gp_completed changes only when the running
- * GP ends. And every synchronize_rcu() in cpu_down() returns.
+ * GP ends. Every GP asked for starts (the lock-free request loses none).
+ * And every synchronize_rcu() in cpu_down() returns.
  */
 ltl gp_ends {
 	[] ((seq_lo == 1 && comp_lo == 0) -> <> (comp_lo == 1)) &&
 	[] ((seq_lo == 0 && comp_lo == 1) -> <> (comp_lo == 0)) &&
+	[] (gp_needed -> <> !gp_needed) &&
 	[] (in_sync -> <> !in_sync)
 }
 #endif
