@@ -17,6 +17,7 @@
 #include <asm/barrier.h>
 #include <asm/irqflags.h>
 #include <kernel/cpu.h>
+#include <kernel/fault.h>
 #include <kernel/irq.h>
 #include <kernel/panic.h>
 #include <kernel/percpu.h>
@@ -30,6 +31,7 @@
 #include <kernel/time.h>
 #include <kernel/timer.h>
 #include <kernel/wait.h>
+#include <lib/cmdline.h>
 #include <lib/errno.h>
 
 /* The calls one waiting caller made; on its stack. */
@@ -148,8 +150,10 @@ static void call_group_init(struct call_group *g, bool wait)
  * and then the caller pays no sleep and no wake-up IPI back.
  */
 #define CALL_SPIN_US 20
-#define CALL_WARN_MS 10000
 #define CALL_CPUS_SHOWN 8
+
+unsigned long smp_call_warn_ms = 10000;
+unsigned long smp_call_resends;
 
 /*
  * A sleeping caller's calls have not all run after CALL_WARN_MS: say which
@@ -184,10 +188,11 @@ static void call_report(struct call_single_data *csds, unsigned int n)
 			(unsigned long long)tick_count_cpu(csd->cpu),
 			tick_stopped(csd->cpu) ? "stopped" : "on");
 	}
-	pr_warn("calls to %u CPUs not run after %d ms (first %u above): "
+	pr_warn("calls to %u CPU(s) not run after %lu ms (first %u above): "
 		"sending their IPI again\n",
-		cpumask_weight(&owing), CALL_WARN_MS,
+		cpumask_weight(&owing), READ_ONCE(smp_call_warn_ms),
 		min(cpumask_weight(&owing), CALL_CPUS_SHOWN));
+	__atomic_add_fetch(&smp_call_resends, 1, __ATOMIC_RELAXED);
 	send_ipi(&owing, IPI_CALL_FUNC);
 }
 
@@ -199,7 +204,7 @@ static void call_wait(struct call_group *g, struct call_single_data *csds,
 	if (g->sleeping) {
 		if (wait_for_completion_spin_timeout(
 			    &g->done, CALL_SPIN_US,
-			    msecs_to_jiffies(CALL_WARN_MS)))
+			    msecs_to_jiffies(READ_ONCE(smp_call_warn_ms))))
 			return;
 		call_report(csds, n);
 		wait_for_completion(&g->done);
@@ -219,6 +224,21 @@ static void run_local(smp_call_func_t func, void *info)
 	func(info);
 	local_irq_restore(flags);
 }
+
+static int call_ipi_set(struct fault_point *fp, const char *val)
+{
+	unsigned long n;
+
+	if (cmdline_parse_ulong(val, &n) || !n || n > 1000)
+		return -EINVAL;
+	fp->times = (long)n;
+	pr_warn("the next %lu cross-CPU call(s) waited for get no IPI\n", n);
+	return 0;
+}
+DEFINE_FAULT(
+	call_ipi, call_ipi_set,
+	"N: the next N (1-1000) cross-CPU calls a caller waits for get no IPI "
+	"(the wait's report after smp_call_warn_ms sends it)");
 
 /*
  * Queue func on each CPU of mask (not the caller) and send the IPIs. A
@@ -254,6 +274,8 @@ static int queue_calls(const struct cpumask *mask, smp_call_func_t func,
 		csd_queue(cpu, csd);
 		n++;
 	}
+	if (g && g->sleeping && should_fail(&fault_call_ipi))
+		return n; /* queued, never signalled: the wait must notice */
 	send_ipi(&targets, IPI_CALL_FUNC);
 	return n;
 }

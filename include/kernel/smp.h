@@ -49,6 +49,14 @@ void smp_enable_ipis(void);
 u64 ipi_count(unsigned int ipi, unsigned int cpu);
 
 /*
+ * A caller waiting for cross-CPU calls that have not all run after
+ * smp_call_warn_ms names the CPUs that owe one and sends their IPI again
+ * (smp_call_resends counts those reports); tests shorten the wait.
+ */
+extern unsigned long smp_call_warn_ms;
+extern unsigned long smp_call_resends;
+
+/*
  * Whether a CPU going down has left the kernel for good (it ran its own
  * down steps and is on its way into the firmware), confirmed off or not.
  */

@@ -5,12 +5,14 @@
 #include <kernel/cpu_ops.h>
 #include <kernel/cpu.h>
 #include <kernel/irq.h>
+#include <kernel/fault.h>
 #include <kernel/kunit.h>
 #include "helpers.h"
 #include <kernel/sched.h>
 #include <kernel/smp.h>
 #include <kernel/timer.h>
 #include <kernel/wait.h>
+#include <lib/errno.h>
 
 /* Is every CPU the device tree lists online, each with its own MPIDR? */
 static void smp_all_cpus_online(struct kunit *test)
@@ -49,6 +51,38 @@ static void smp_call_function_single_runs_on_target(struct kunit *test)
 		test,
 		smp_call_function_single(NR_CPUS + 1, record_cpu, seen, true),
 		0);
+}
+
+/*
+ * A call whose IPI never went (fail.call_ipi): the waiting caller does not
+ * wait for ever, it names the CPU and sends the IPI again, and the call
+ * runs there.
+ */
+static void smp_call_without_ipi_sent_again(struct kunit *test)
+{
+	unsigned int *seen = kunit_kcalloc(test, nr_cpu_ids, sizeof(*seen));
+	unsigned long warn_ms = smp_call_warn_ms, resends = smp_call_resends;
+	unsigned int cpu =
+		cpumask_next(raw_smp_processor_id(), cpu_online_mask);
+
+	KUNIT_ASSERT_NOT_NULL(test, seen);
+	if (cpu >= nr_cpu_ids)
+		cpu = cpumask_first(cpu_online_mask);
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs 2 CPUs");
+	smp_call_warn_ms = 200;
+	KUNIT_ASSERT_EQ(test, fault_inject("call_ipi", "1"), 0);
+	KUNIT_EXPECT_EQ(
+		test, smp_call_function_single(cpu, record_cpu, seen, true), 0);
+	KUNIT_EXPECT_EQ(test, seen[cpu], cpu_logical_map(cpu) + 1);
+	KUNIT_EXPECT_EQ(test, smp_call_resends, resends + 1);
+	KUNIT_EXPECT_EQ(test, fault_times("call_ipi"), 0);
+	fault_clear("call_ipi");
+	smp_call_warn_ms = warn_ms;
+	/* A bad value is refused and arms nothing. */
+	KUNIT_EXPECT_EQ(test, fault_inject("call_ipi", "0"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, fault_inject("call_ipi", "x"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, fault_times("call_ipi"), 0);
 }
 
 static void count_call(void *info)
@@ -274,6 +308,7 @@ static const struct kunit_case smp_cases[] = {
 	KUNIT_CASE(smp_ipis_reach_every_cpu),
 	KUNIT_CASE(smp_call_function_async),
 	KUNIT_CASE(smp_call_wait_sleeps),
+	KUNIT_CASE(smp_call_without_ipi_sent_again),
 	KUNIT_CASE(smp_every_cpu_ticks),
 	KUNIT_CASE(smp_spin_table_release_cacheable),
 	{},
