@@ -267,8 +267,10 @@ static void rcu_gp_requests_while_one_runs_take_no_lock(struct kunit *test)
 	static struct reader r;
 
 	KUNIT_ASSERT_NOT_NULL(test, heads);
-	if (num_online_cpus() < 2)
+	if (num_online_cpus() < 2) {
 		kunit_skip(test, "needs 2 CPUs");
+		return;
+	}
 	rcu_barrier();
 	probes_ran = 0;
 	start_reader(&r, 60000); /* until r.stop */
