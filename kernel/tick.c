@@ -185,27 +185,29 @@ u64 tick_count_cpu(unsigned int cpu)
 	return cpu < nr_cpu_ids ? READ_ONCE(tick_cpus[cpu].count) : 0;
 }
 
-/* 0 if cpu is offline: its per-CPU area may be gone. */
-u64 tick_next_event(unsigned int cpu)
+/* A field of cpu's tick_local; 0 if cpu is offline: its area may be gone. */
+static u64 tick_local_of(unsigned int cpu, bool device)
 {
-	u64 next = 0;
+	u64 v = 0;
 
 	rcu_read_lock();
-	if (cpu_online_rcu(cpu))
-		next = READ_ONCE(per_cpu_ptr(&tick_local, cpu)->next);
+	if (cpu_online_rcu(cpu)) {
+		struct tick_local *tl = per_cpu_ptr(&tick_local, cpu);
+
+		v = device ? READ_ONCE(tl->dev_next) : READ_ONCE(tl->next);
+	}
 	rcu_read_unlock();
-	return next;
+	return v;
+}
+
+u64 tick_next_event(unsigned int cpu)
+{
+	return tick_local_of(cpu, false);
 }
 
 u64 tick_device_next(unsigned int cpu)
 {
-	u64 next = 0;
-
-	rcu_read_lock();
-	if (cpu_online_rcu(cpu))
-		next = READ_ONCE(per_cpu_ptr(&tick_local, cpu)->dev_next);
-	rcu_read_unlock();
-	return next;
+	return tick_local_of(cpu, true);
 }
 
 void tick_print_info(void)
