@@ -39,6 +39,12 @@ DEFINE_CPU_ARRAY(struct rq, runqueues);
  */
 static DEFINE_PER_CPU(u64, slice_start_ns);
 
+/* When cpu switched to its current thread (rq clock); cpu not yet dead. */
+u64 sched_curr_since_ns(unsigned int cpu)
+{
+	return READ_ONCE(*per_cpu_ptr(&slice_start_ns, cpu));
+}
+
 struct task_struct *cpu_switch_to(struct task_struct *prev,
 				  struct task_struct *next);
 

@@ -95,8 +95,10 @@ int sched_cpu_drain(unsigned int cpu)
 	u64 deadline = ktime_get_ns() + DRAIN_TIMEOUT_MS * 1000000ULL;
 	/* For the report: was the CPU switching (and ticking) meanwhile? */
 	u64 switches = READ_ONCE(rq->nr_switches), ticks = tick_count_cpu(cpu);
+	unsigned int max_queued = 0;
 
 	for (int spins = 0; !rq_drained(rq); spins++) {
+		max_queued = max(max_queued, READ_ONCE(rq->nr_queued));
 		push_queued_tasks(rq);
 		resched_cpu(cpu); /* its running thread leaves at the switch */
 		if (spins <
@@ -109,12 +111,16 @@ int sched_cpu_drain(unsigned int cpu)
 			struct cpumask one;
 
 			pr_err("CPU%u: threads did not leave within %d ms "
-			       "(running %s, pid %d, preempt_count %#x; %u "
-			       "queued; %llu switches and %llu ticks there "
-			       "meanwhile)\n",
+			       "(running %s, pid %d, for %llu us, "
+			       "preempt_count "
+			       "%#x; %u queued, up to %u meanwhile; %llu "
+			       "switches and %llu ticks there meanwhile)\n",
 			       cpu, DRAIN_TIMEOUT_MS, curr->comm, curr->pid,
+			       (unsigned long long)(ktime_get_ns() -
+						    sched_curr_since_ns(cpu)) /
+				       1000,
 			       READ_ONCE(curr->preempt_count),
-			       READ_ONCE(rq->nr_queued),
+			       READ_ONCE(rq->nr_queued), max_queued,
 			       (unsigned long long)(READ_ONCE(rq->nr_switches) -
 						    switches),
 			       (unsigned long long)(tick_count_cpu(cpu) -

@@ -41,6 +41,7 @@ extern struct rq *runqueues; /* nr_cpu_ids entries */
 #define this_rq() cpu_rq(smp_processor_id())
 
 void sched_init_runqueues(void);
+u64 sched_curr_since_ns(unsigned int cpu);
 bool idle_balance(struct rq *rq);
 void schedule_dead(void) __noreturn;
 struct task_struct *fork_idle(unsigned int cpu);
