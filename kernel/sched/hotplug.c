@@ -9,6 +9,7 @@
 #define pr_fmt(fmt) "sched: " fmt
 #include <kernel/cpu.h>
 #include <kernel/cpu_array.h>
+#include <kernel/irq.h>
 #include <kernel/printk.h>
 #include <kernel/smp.h>
 #include <kernel/time.h>
@@ -95,6 +96,7 @@ int sched_cpu_drain(unsigned int cpu)
 	u64 deadline = ktime_get_ns() + DRAIN_TIMEOUT_MS * 1000000ULL;
 	/* For the report: was the CPU switching (and ticking) meanwhile? */
 	u64 switches = READ_ONCE(rq->nr_switches), ticks = tick_count_cpu(cpu);
+	u64 ipis = ipi_count(IPI_RESCHEDULE, cpu);
 	unsigned int max_queued = 0;
 
 	for (int spins = 0; !rq_drained(rq); spins++) {
@@ -114,7 +116,9 @@ int sched_cpu_drain(unsigned int cpu)
 			       "(running %s, pid %d, for %llu us, "
 			       "preempt_count "
 			       "%#x; %u queued, up to %u meanwhile; %llu "
-			       "switches and %llu ticks there meanwhile)\n",
+			       "switches, %llu ticks and %llu resched IPIs "
+			       "there "
+			       "meanwhile)\n",
 			       cpu, DRAIN_TIMEOUT_MS, curr->comm, curr->pid,
 			       (unsigned long long)(ktime_get_ns() -
 						    sched_curr_since_ns(cpu)) /
@@ -124,7 +128,10 @@ int sched_cpu_drain(unsigned int cpu)
 			       (unsigned long long)(READ_ONCE(rq->nr_switches) -
 						    switches),
 			       (unsigned long long)(tick_count_cpu(cpu) -
-						    ticks));
+						    ticks),
+			       (unsigned long long)(ipi_count(IPI_RESCHEDULE,
+							      cpu) -
+						    ipis));
 			cpumask_clear(&one);
 			cpumask_set_cpu(cpu, &one);
 			smp_send_backtrace(&one);
