@@ -156,7 +156,7 @@ unsigned long smp_call_warn_ms = 10000;
 unsigned long smp_call_resends;
 
 /*
- * A sleeping caller's calls have not all run after CALL_WARN_MS: say which
+ * A sleeping caller's calls have not all run after smp_call_warn_ms: say which
  * CPUs owe one, whether it still sits in their queue and what those CPUs
  * did meanwhile, then send the call IPI again. If the calls then run, the
  * first IPI was lost or not taken; if not, the CPU is stuck.
