@@ -18,6 +18,7 @@
 #include <kernel/preempt.h>
 #include <kernel/printk.h>
 #include <kernel/spinlock.h>
+#include <kernel/time.h>
 #include <lib/errno.h>
 #include <lib/kernel.h>
 #include <lib/printf.h>
@@ -417,6 +418,42 @@ u64 kstat_irqs_cpu(unsigned int irq, unsigned int cpu)
 		return 0;
 	kstat = smp_load_acquire(&irq_desc[irq].kstat);
 	return kstat ? READ_ONCE(kstat[cpu]) : 0;
+}
+
+/*
+ * For reports of a CPU that seems stuck (the hotplug drain): which
+ * interrupts it takes over the next ms milliseconds. An interrupt storm
+ * (a level interrupt nobody clears) shows as thousands; a CPU with IRQs
+ * masked as none, not even its tick. One report at a time: the snapshot
+ * is static, 8 KiB being too much for a stack.
+ */
+void irq_report_cpu_activity(unsigned int cpu, unsigned int ms)
+{
+	static u64 before[NR_IRQS];
+	static bool busy;
+	u64 err = READ_ONCE(irq_err_count), total = 0;
+	unsigned int nr = irqchip ? irqchip->nr_irqs : 0;
+
+	if (cpu >= nr_cpu_ids ||
+	    __atomic_exchange_n(&busy, true, __ATOMIC_ACQUIRE))
+		return;
+	for (unsigned int irq = 0; irq < nr; irq++)
+		before[irq] = kstat_irqs_cpu(irq, cpu);
+	udelay(ms * 1000UL);
+	printk(KERN_ERR "CPU%u took in the next %u ms:", cpu, ms);
+	for (unsigned int irq = 0; irq < nr; irq++) {
+		u64 n = kstat_irqs_cpu(irq, cpu) - before[irq];
+
+		total += n;
+		if (n)
+			pr_cont(" irq %u (%s) %llu,", irq,
+				irq_desc[irq].name ? irq_desc[irq].name : "?",
+				(unsigned long long)n);
+	}
+	pr_cont(" %llu in all; %llu unhandled on any CPU\n",
+		(unsigned long long)total,
+		(unsigned long long)(READ_ONCE(irq_err_count) - err));
+	__atomic_store_n(&busy, false, __ATOMIC_RELEASE);
 }
 
 static void show_irq_line(unsigned int irq, const struct irq_desc *desc)

@@ -121,6 +121,8 @@ void generic_handle_irq(unsigned int irq);
 
 /* How many times irq has fired on cpu (the `irqs` shell command). */
 u64 kstat_irqs_cpu(unsigned int irq, unsigned int cpu);
+/* Print which interrupts cpu takes over the next ms milliseconds. */
+void irq_report_cpu_activity(unsigned int cpu, unsigned int ms);
 /* Print every requested interrupt with its per-CPU counts. */
 void show_interrupts(void);
 

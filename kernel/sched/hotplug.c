@@ -135,6 +135,9 @@ int sched_cpu_drain(unsigned int cpu)
 			cpumask_clear(&one);
 			cpumask_set_cpu(cpu, &one);
 			smp_send_backtrace(&one);
+			/* Still there, and taking what? A second sample. */
+			irq_report_cpu_activity(cpu, 10);
+			smp_send_backtrace(&one);
 			return -ETIMEDOUT; /* sched:active's up undoes the bit */
 		}
 		msleep(1);
