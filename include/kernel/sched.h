@@ -44,6 +44,22 @@ int kthread_park(struct task_struct *t);
 void kthread_unpark(struct task_struct *t);
 bool kthread_should_park(void);
 void kthread_parkme(void);
+
+/*
+ * A per-CPU thread's wait for work, where it checks kthread_should_park()
+ * before anything else whenever it wakes: kthread_park() finds it asleep
+ * here and parks it by setting the flag alone, with no wake-up onto the
+ * CPU going down, and kthread_unpark() leaves it asleep (wait.h needed).
+ */
+#define wait_event_parkable(wq, cond)                                          \
+	do {                                                                   \
+		WRITE_ONCE(current->park_point, true);                         \
+		wait_event_interruptible(wq, kthread_should_park() || (cond)); \
+		WRITE_ONCE(current->park_point, false);                        \
+	} while (0)
+/* p asleep (off every run queue), its state read under the queue's lock;
+ * the caller holds p->pi_lock, so no wake-up can change that meanwhile. */
+bool task_asleep_locked(struct task_struct *p);
 int set_cpus_allowed(struct task_struct *t, const struct cpumask *mask);
 
 int wake_up_process(struct task_struct *t);

@@ -83,6 +83,7 @@ struct task_struct {
 	/* Per-CPU threads parked while their CPU is offline (kthread.c). */
 	bool parkable;
 	bool should_park;
+	bool park_point; /* asleep in wait_event_parkable() */
 	struct completion *parked;
 
 	/* Fault injection: this thread's nth allocation from now fails. */

@@ -120,9 +120,7 @@ static int rcu_cb_thread(void *arg)
 		struct rcu_head *head;
 		long n;
 
-		wait_event_interruptible(rdp->kthread_wq,
-					 has_done(rdp) ||
-						 kthread_should_park());
+		wait_event_parkable(rdp->kthread_wq, has_done(rdp));
 		if (kthread_should_park()) {
 			kthread_parkme(); /* its CPU is going away */
 			continue;

@@ -318,6 +318,15 @@ out:
 	return woken;
 }
 
+bool task_asleep_locked(struct task_struct *p)
+{
+	struct rq *rq = task_rq_lock(p);
+	bool asleep = !p->on_rq && READ_ONCE(p->state) != TASK_RUNNING;
+
+	spin_unlock(&rq->lock);
+	return asleep;
+}
+
 int wake_up_process(struct task_struct *p)
 {
 	return try_to_wake_up(p);

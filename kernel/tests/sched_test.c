@@ -342,6 +342,116 @@ static void sched_preemption_check_rules(struct kunit *test)
 	set_cpus_allowed(current, &was);
 }
 
+/*
+ * Parking without a round trip (issue 20): kthread_park() of a thread
+ * asleep in wait_event_parkable() sets the flag and leaves it asleep, and
+ * kthread_unpark() leaves it so; woken while parked, it parks in
+ * kthread_parkme() without doing its work, and does it once unparked. A
+ * thread away from its park point is woken to park itself, as before.
+ */
+struct parkable {
+	struct wait_queue_head wq;
+	volatile bool work, spin, stop;
+	volatile unsigned int done;
+	struct completion exited;
+};
+
+static int parkable_fn(void *p)
+{
+	struct parkable *pk = p;
+
+	for (;;) {
+		while (pk->spin && !kthread_should_park())
+			cpu_relax(); /* away from its park point */
+		wait_event_parkable(pk->wq, pk->work || pk->stop);
+		if (kthread_should_park()) {
+			kthread_parkme();
+			continue;
+		}
+		if (pk->stop)
+			break;
+		pk->work = false;
+		pk->done++;
+	}
+	complete(&pk->exited);
+	return 0;
+}
+
+/* Wait up to 2 s for t to be off its queue in state, with done works. */
+static bool parkable_settles(struct task_struct *t, struct parkable *pk,
+			     int state, unsigned int done)
+{
+	u64 end = ktime_get_ns() + 2000000000ULL;
+
+	while (ktime_get_ns() < end)
+		if (READ_ONCE(t->state) == state && !READ_ONCE(t->on_rq) &&
+		    pk->done == done)
+			return true;
+		else
+			msleep(1);
+	return false;
+}
+
+static void sched_kthread_parks_asleep_without_wakeup(struct kunit *test)
+{
+	static struct parkable pk;
+	unsigned int cpu = nr_cpu_ids - 1;
+	struct task_struct *t;
+	u64 switches;
+
+	pk = (struct parkable){0};
+	init_waitqueue_head(&pk.wq);
+	init_completion(&pk.exited);
+	t = kthread_create(parkable_fn, &pk, "parkable");
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	kthread_bind(t, cpu);
+	t->parkable = true;
+	wake_up_process(t);
+	KUNIT_ASSERT_TRUE(test,
+			  parkable_settles(t, &pk, TASK_INTERRUPTIBLE, 0));
+
+	switches = READ_ONCE(t->nr_switches);
+	KUNIT_EXPECT_EQ(test, kthread_park(t), 0);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(t->nr_switches), switches);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(t->state), TASK_PARKED);
+	/* Its work comes while it is parked: it wakes and parks for real. */
+	pk.work = true;
+	wake_up(&pk.wq);
+	KUNIT_EXPECT_TRUE(test, parkable_settles(t, &pk, TASK_PARKED, 0));
+	KUNIT_EXPECT_GT(test, READ_ONCE(t->nr_switches), switches);
+	kthread_unpark(t);
+	KUNIT_EXPECT_TRUE(test,
+			  parkable_settles(t, &pk, TASK_INTERRUPTIBLE, 1));
+
+	/* Asleep at its park point again: a park and an unpark, no run. */
+	switches = READ_ONCE(t->nr_switches);
+	kthread_park(t);
+	kthread_unpark(t);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(t->nr_switches), switches);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(t->state), TASK_INTERRUPTIBLE);
+	pk.work = true;
+	wake_up(&pk.wq);
+	KUNIT_EXPECT_TRUE(test,
+			  parkable_settles(t, &pk, TASK_INTERRUPTIBLE, 2));
+
+	/* Spinning, away from it: woken to see the ask, it parks itself. */
+	pk.spin = true;
+	pk.work = true;
+	wake_up(&pk.wq);
+	while (pk.done != 3)
+		msleep(1);
+	KUNIT_EXPECT_EQ(test, kthread_park(t), 0);
+	KUNIT_EXPECT_TRUE(test, parkable_settles(t, &pk, TASK_PARKED, 3));
+	pk.spin = false;
+	kthread_unpark(t);
+	KUNIT_EXPECT_TRUE(test,
+			  parkable_settles(t, &pk, TASK_INTERRUPTIBLE, 3));
+
+	pk.stop = true;
+	wake_up(&pk.wq);
+	wait_for_completion(&pk.exited);
+}
+
 static const struct kunit_case sched_cases[] = {
 	KUNIT_CASE(sched_tick_preempts_cpu_hog),
 	KUNIT_CASE(sched_mutex_counter_exact),
@@ -351,6 +461,7 @@ static const struct kunit_case sched_cases[] = {
 	KUNIT_CASE(sched_threads_exit_cleanly),
 	KUNIT_CASE(sched_cpu_id_not_from_percpu_area),
 	KUNIT_CASE(sched_preemption_check_rules),
+	KUNIT_CASE(sched_kthread_parks_asleep_without_wakeup),
 	{},
 };
 
