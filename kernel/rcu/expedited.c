@@ -41,6 +41,16 @@
 #include <string.h>
 #include "rcu.h"
 
+/*
+ * The caller spins this long for the reports before it sleeps. An
+ * expedited GP with every target answering takes tens of microseconds;
+ * sleeping for it put the caller's CPU into an idle state and back (a
+ * PSCI CPU_SUSPEND on virt), which cost as much again (issue 20, a
+ * down's rcu:sync step). The spin ends early when another thread wants
+ * the CPU.
+ */
+#define EXP_SPIN_US 100
+
 static DEFINE_MUTEX(exp_mutex); /* one expedited GP at a time */
 static DEFINE_SPINLOCK(exp_lock); /* guards exp_mask */
 static struct cpumask exp_mask; /* CPUs the expedited GP waits for */
@@ -212,7 +222,7 @@ void synchronize_rcu_expedited(void)
 		current->fail_nth = 0; /* if no request used it up */
 	preempt_enable();
 	/* Not waiting for the handlers: exp_mask says who reported. */
-	wait_for_completion(&exp_done);
+	wait_for_completion_spin(&exp_done, EXP_SPIN_US);
 	trace_rcu_exp(TRACE_RCU_EXP_END, TRACE_NO_CPU, 0, exp_seq, 0);
 	if (unlikely(!cpumask_empty(&saved)))
 		set_cpus_allowed(current, &saved);
