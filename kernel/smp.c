@@ -448,13 +448,6 @@ u64 ipi_count(unsigned int ipi, unsigned int cpu)
 	return n;
 }
 
-/* Per-CPU: take the IPIs on this CPU (boot CPU and each one coming up). */
-void smp_enable_ipis(void)
-{
-	for (unsigned int ipi = 0; ipi < NR_IPI; ipi++)
-		enable_percpu_irq(ipi, IRQ_TYPE_EDGE_RISING);
-}
-
 /*
  * On the CPU going down, IRQs off, after its last IPI could be sent: a
  * call queued just before its online bit cleared, whose IPI it never
@@ -484,8 +477,14 @@ void smp_init_ipis(void)
 		       "off\n");
 		return;
 	}
+	/*
+	 * Once, on the boot CPU: every irqchip's cpu_init() leaves the
+	 * SGIs enabled, so a CPU coming up takes IPIs without this (it
+	 * was one trapped register write per IPI on every up, issue 20).
+	 */
 	for (unsigned int ipi = 0; ipi < NR_IPI; ipi++)
 		if (request_percpu_irq(ipi, ipi_handler, "IPI", NULL))
 			pr_err("cannot take SGI %u for IPIs\n", ipi);
-	smp_enable_ipis();
+		else
+			enable_percpu_irq(ipi, IRQ_TYPE_EDGE_RISING);
 }

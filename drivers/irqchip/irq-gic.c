@@ -43,8 +43,10 @@ static struct {
 	spinlock_t lock;
 } gic;
 /*
- * Each CPU's interface mask, written by that CPU in cpu_init (before it
- * is marked online); it does not change while the CPU is off.
+ * Each CPU's interface mask, written by that CPU in its first cpu_init
+ * (before it is marked online). It is the number the CPU's interface is
+ * wired to and never changes: a CPU coming up again does not read it
+ * back (a trapped register read under QEMU on every up, issue 20).
  */
 static DEFINE_CPU_ARRAY(u8, gic_cpu_map);
 
@@ -157,7 +159,8 @@ static void gic_cpu_init(void)
 {
 	unsigned int cpu = smp_processor_id();
 
-	WRITE_ONCE(gic_cpu_map[cpu], gic_get_cpumask());
+	if (!gic_cpu_map[cpu])
+		WRITE_ONCE(gic_cpu_map[cpu], gic_get_cpumask());
 	gic_cpu_config(gic.dist);
 	gic_cpu_if_up();
 }

@@ -43,8 +43,6 @@ void smp_prepare_boot_cpu(void);
 void smp_init_ipis(void);
 void smp_init(void);
 
-/* Take IPIs on the calling CPU (each CPU as it comes up). */
-void smp_enable_ipis(void);
 /* How many IPIs of a type cpu has taken since it last came up (0: offline). */
 u64 ipi_count(unsigned int ipi, unsigned int cpu);
 

@@ -122,8 +122,7 @@ static int online_down(unsigned int cpu)
 static int irqchip_starting(unsigned int cpu)
 {
 	if (irqchip)
-		irqchip->cpu_init();
-	smp_enable_ipis();
+		irqchip->cpu_init(); /* its SGIs, so IPIs, enabled */
 	return 0;
 }
 
