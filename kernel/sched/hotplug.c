@@ -9,12 +9,14 @@
 #define pr_fmt(fmt) "sched: " fmt
 #include <kernel/cpu.h>
 #include <kernel/cpu_array.h>
+#include <kernel/fault.h>
 #include <kernel/irq.h>
 #include <kernel/printk.h>
 #include <kernel/smp.h>
 #include <kernel/time.h>
-#include <lib/errno.h>
+#include <lib/cmdline.h>
 #include <kernel/timer.h>
+#include <lib/errno.h>
 #include "sched.h"
 
 /*
@@ -89,18 +91,97 @@ int sched_cpu_deactivate(unsigned int cpu)
 	return 0;
 }
 
+/* What the CPU did since the drain began, for the report. */
+struct drain_start {
+	u64 switches, ticks, ipis;
+	unsigned int max_queued;
+	bool injected; /* fail.sched_drain: the queue is never seen empty */
+};
+
+/* fail.sched_drain=N: the next N drains time out, whatever the CPU runs. */
+static int sched_drain_set(struct fault_point *fp, const char *val)
+{
+	unsigned long n;
+
+	if (cmdline_parse_ulong(val, &n) || !n || n > 100)
+		return -EINVAL;
+	fp->times = (long)n;
+	pr_warn("the next %lu drain(s) of a CPU going down will time out\n", n);
+	return 0;
+}
+DEFINE_FAULT(sched_drain, sched_drain_set,
+	     "N: the next N (1-100) drains of a CPU going down never see its "
+	     "run queue empty: the report of a drain that timed out, and the "
+	     "down rolled back");
+
+/*
+ * The report of a drain that timed out. Its run queue is read under the
+ * lock __schedule() holds while it switches, so the running thread and
+ * the time it has been running belong together; a lock not got within
+ * 10 ms is itself news, and the fields are then read without it. Then
+ * two backtraces of the CPU with the interrupts it took in between.
+ */
+static void drain_report(unsigned int cpu, struct rq *rq,
+			 const struct drain_start *st)
+{
+	u64 end = ktime_get_ns() + 10000000ULL, since, switches;
+	struct task_struct *curr;
+	unsigned int queued;
+	unsigned long flags;
+	struct cpumask one;
+	bool locked;
+
+	local_irq_save(flags);
+	while (!(locked = spin_trylock(&rq->lock)) && ktime_get_ns() < end)
+		cpu_relax();
+	curr = READ_ONCE(rq->curr);
+	since = sched_curr_since_ns(cpu);
+	switches = READ_ONCE(rq->nr_switches);
+	queued = READ_ONCE(rq->nr_queued);
+	if (locked)
+		spin_unlock(&rq->lock);
+	local_irq_restore(flags);
+	pr_err("CPU%u: threads did not leave within %d ms (running %s, pid "
+	       "%d, for %llu us, preempt_count %#x; %u queued, up to %u "
+	       "meanwhile; %llu switches, %llu ticks and %llu resched IPIs "
+	       "there meanwhile%s%s)\n",
+	       cpu, DRAIN_TIMEOUT_MS, curr->comm, curr->pid,
+	       (unsigned long long)(ktime_get_ns() - since) / 1000,
+	       READ_ONCE(curr->preempt_count), queued, st->max_queued,
+	       (unsigned long long)(switches - st->switches),
+	       (unsigned long long)(tick_count_cpu(cpu) - st->ticks),
+	       (unsigned long long)(kstat_irqs_cpu(IPI_RESCHEDULE, cpu) -
+				    st->ipis),
+	       locked ? ""
+		      : "; its run-queue lock held for 10 ms, read without it",
+	       st->injected ? "; injected" : "");
+	cpumask_clear(&one);
+	cpumask_set_cpu(cpu, &one);
+	smp_send_backtrace(&one);
+	/* Still there, and taking what? A second sample. */
+	irq_report_cpu_activity(cpu, 10);
+	smp_send_backtrace(&one);
+}
+
 /* After rcu:sync: no waker still chooses cpu; move its threads off. */
 int sched_cpu_drain(unsigned int cpu)
 {
 	struct rq *rq = cpu_rq(cpu);
 	u64 deadline = ktime_get_ns() + DRAIN_TIMEOUT_MS * 1000000ULL;
-	/* For the report: was the CPU switching (and ticking) meanwhile? */
-	u64 switches = READ_ONCE(rq->nr_switches), ticks = tick_count_cpu(cpu);
-	u64 ipis = ipi_count(IPI_RESCHEDULE, cpu);
-	unsigned int max_queued = 0;
+	/*
+	 * For the report: was the CPU switching, ticking, taking resched
+	 * IPIs meanwhile? Those counted in irq_desc: ipi_count() reads 0
+	 * for a CPU no longer online, as this one is.
+	 */
+	struct drain_start st = {
+		.switches = READ_ONCE(rq->nr_switches),
+		.ticks = tick_count_cpu(cpu),
+		.ipis = kstat_irqs_cpu(IPI_RESCHEDULE, cpu),
+		.injected = should_fail(&fault_sched_drain),
+	};
 
-	for (int spins = 0; !rq_drained(rq); spins++) {
-		max_queued = max(max_queued, READ_ONCE(rq->nr_queued));
+	for (int spins = 0; st.injected || !rq_drained(rq); spins++) {
+		st.max_queued = max(st.max_queued, READ_ONCE(rq->nr_queued));
 		push_queued_tasks(rq);
 		resched_cpu(cpu); /* its running thread leaves at the switch */
 		if (spins <
@@ -109,35 +190,7 @@ int sched_cpu_drain(unsigned int cpu)
 			continue;
 		}
 		if (ktime_get_ns() > deadline) {
-			struct task_struct *curr = READ_ONCE(rq->curr);
-			struct cpumask one;
-
-			pr_err("CPU%u: threads did not leave within %d ms "
-			       "(running %s, pid %d, for %llu us, "
-			       "preempt_count "
-			       "%#x; %u queued, up to %u meanwhile; %llu "
-			       "switches, %llu ticks and %llu resched IPIs "
-			       "there "
-			       "meanwhile)\n",
-			       cpu, DRAIN_TIMEOUT_MS, curr->comm, curr->pid,
-			       (unsigned long long)(ktime_get_ns() -
-						    sched_curr_since_ns(cpu)) /
-				       1000,
-			       READ_ONCE(curr->preempt_count),
-			       READ_ONCE(rq->nr_queued), max_queued,
-			       (unsigned long long)(READ_ONCE(rq->nr_switches) -
-						    switches),
-			       (unsigned long long)(tick_count_cpu(cpu) -
-						    ticks),
-			       (unsigned long long)(ipi_count(IPI_RESCHEDULE,
-							      cpu) -
-						    ipis));
-			cpumask_clear(&one);
-			cpumask_set_cpu(cpu, &one);
-			smp_send_backtrace(&one);
-			/* Still there, and taking what? A second sample. */
-			irq_report_cpu_activity(cpu, 10);
-			smp_send_backtrace(&one);
+			drain_report(cpu, rq, &st);
 			return -ETIMEDOUT; /* sched:active's up undoes the bit */
 		}
 		msleep(1);

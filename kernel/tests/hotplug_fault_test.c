@@ -431,6 +431,50 @@ static void hotplug_failed_step_after_bringup(struct kunit *test)
 }
 
 /*
+ * A drain that never empties (fail.sched_drain): does the down fail with
+ * -ETIMEDOUT after the drain's 2 s, leave the CPU online and active with
+ * its area, a thread able to run there, and go down and up afterwards?
+ * The report it prints (the run queue, two backtraces, the interrupts
+ * taken between) is checked in the log by tests/matrix.py.
+ */
+static int note_cpu(void *p)
+{
+	*(volatile int *)p = raw_smp_processor_id() + 1;
+	return 0;
+}
+
+static void hotplug_drain_timeout_rolls_back(struct kunit *test)
+{
+	unsigned int cpu = nr_cpu_ids - 1;
+	static volatile int ran_on;
+	struct task_struct *t;
+	u64 t0, ms;
+
+	if (!have_down_cpus(test, 2))
+		return;
+	KUNIT_ASSERT_EQ(test, fault_inject("sched_drain", "1"), 0);
+	t0 = ktime_get_ns();
+	KUNIT_EXPECT_EQ(test, cpu_down(cpu), -ETIMEDOUT);
+	ms = (ktime_get_ns() - t0) / 1000000;
+	KUNIT_EXPECT_EQ(test, fault_times("sched_drain"), 0);
+	KUNIT_EXPECT_GE(test, ms, 2000);
+	KUNIT_EXPECT_TRUE(test, cpu_online(cpu));
+	KUNIT_EXPECT_TRUE(test, cpu_active(cpu));
+	KUNIT_EXPECT_EQ(test, cpuhp_phase(cpu), CPUHP_PHASE_ONLINE);
+	KUNIT_EXPECT_NOT_NULL(test, percpu_area(cpu));
+	ran_on = 0;
+	t = kthread_create(note_cpu, (void *)&ran_on, "drain_probe");
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	kthread_bind(t, cpu);
+	wake_up_process(t);
+	for (int i = 0; i < 1000 && !ran_on; i++)
+		msleep(1);
+	KUNIT_EXPECT_EQ(test, ran_on, (int)cpu + 1);
+	KUNIT_EXPECT_EQ(test, cpu_down(cpu), 0);
+	KUNIT_EXPECT_EQ(test, cpu_up(cpu), 0);
+}
+
+/*
  * PSCI 0.1 has no AFFINITY_INFO: nothing can confirm a CPU off. Is a down
  * refused with the reason, the CPU online with its memory?
  */
@@ -504,6 +548,7 @@ static const struct kunit_case hotplug_fault_cases[] = {
 	KUNIT_CASE(hotplug_rcu_barrier_waits_for_going_down_cpu),
 	KUNIT_CASE(hotplug_unconfirmed_off_moves_callbacks_timers),
 	KUNIT_CASE(hotplug_failed_step_after_bringup),
+	KUNIT_CASE(hotplug_drain_timeout_rolls_back),
 	KUNIT_CASE(hotplug_psci01_refuses_downs),
 	KUNIT_CASE(hotplug_trusted_os_cpu_refused),
 	{},
