@@ -429,6 +429,13 @@ static void ipi_handler(unsigned int irq, void *dev)
 	case IPI_BACKTRACE:
 		pr_emerg("NMI-less backtrace for CPU%u (%s):\n", cpu,
 			 current->comm);
+		/* A report that reads this CPU's per-CPU data from another
+		 * relies on these agreeing (the drain's, sched/hotplug.c). */
+		if (__my_cpu_offset() != READ_ONCE(__per_cpu_offset[cpu]))
+			pr_emerg("CPU%u: per-CPU offset %#lx, its area at "
+				 "%#lx\n",
+				 cpu, __my_cpu_offset(),
+				 READ_ONCE(__per_cpu_offset[cpu]));
 		dump_stack();
 		break;
 	}
