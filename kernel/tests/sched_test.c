@@ -377,6 +377,17 @@ static int parkable_fn(void *p)
 	return 0;
 }
 
+/* Read once each, so a failed expectation prints a plain name. */
+static u64 switches_of(struct task_struct *t)
+{
+	return READ_ONCE(t->nr_switches);
+}
+
+static int state_of(struct task_struct *t)
+{
+	return READ_ONCE(t->state);
+}
+
 /* Wait up to 2 s for t to be off its queue in state, with done works. */
 static bool parkable_settles(struct task_struct *t, struct parkable *pk,
 			     int state, unsigned int done)
@@ -410,25 +421,25 @@ static void sched_kthread_parks_asleep_without_wakeup(struct kunit *test)
 	KUNIT_ASSERT_TRUE(test,
 			  parkable_settles(t, &pk, TASK_INTERRUPTIBLE, 0));
 
-	switches = READ_ONCE(t->nr_switches);
+	switches = switches_of(t);
 	KUNIT_EXPECT_EQ(test, kthread_park(t), 0);
-	KUNIT_EXPECT_EQ(test, READ_ONCE(t->nr_switches), switches);
-	KUNIT_EXPECT_EQ(test, READ_ONCE(t->state), TASK_PARKED);
+	KUNIT_EXPECT_EQ(test, switches_of(t), switches);
+	KUNIT_EXPECT_EQ(test, state_of(t), TASK_PARKED);
 	/* Its work comes while it is parked: it wakes and parks for real. */
 	pk.work = true;
 	wake_up(&pk.wq);
 	KUNIT_EXPECT_TRUE(test, parkable_settles(t, &pk, TASK_PARKED, 0));
-	KUNIT_EXPECT_GT(test, READ_ONCE(t->nr_switches), switches);
+	KUNIT_EXPECT_GT(test, switches_of(t), switches);
 	kthread_unpark(t);
 	KUNIT_EXPECT_TRUE(test,
 			  parkable_settles(t, &pk, TASK_INTERRUPTIBLE, 1));
 
 	/* Asleep at its park point again: a park and an unpark, no run. */
-	switches = READ_ONCE(t->nr_switches);
+	switches = switches_of(t);
 	kthread_park(t);
 	kthread_unpark(t);
-	KUNIT_EXPECT_EQ(test, READ_ONCE(t->nr_switches), switches);
-	KUNIT_EXPECT_EQ(test, READ_ONCE(t->state), TASK_INTERRUPTIBLE);
+	KUNIT_EXPECT_EQ(test, switches_of(t), switches);
+	KUNIT_EXPECT_EQ(test, state_of(t), TASK_INTERRUPTIBLE);
 	pk.work = true;
 	wake_up(&pk.wq);
 	KUNIT_EXPECT_TRUE(test,
