@@ -123,6 +123,7 @@ struct sched_cpu_stats {
 	/* Recent utilisation in percent (decayed busy share, half-life
 	 * 16 ms): the figure pack mode judges a CPU full by. */
 	unsigned int util_pct;
+	u64 nr_wakeup_preempts; /* wake-ups that preempted a thread */
 };
 void sched_cpu_stats(unsigned int cpu, struct sched_cpu_stats *st);
 

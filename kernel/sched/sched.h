@@ -24,6 +24,8 @@ struct rq {
 	u64 idle_ns;
 	u64 busy_ns;
 	u64 nr_switches;
+	/* Wake-ups that preempted a running thread (activate_task()). */
+	u64 nr_wakeup_preempts;
 	/* Time-integral of nr_running (thread-ns), for the power governor's
 	 * average run-queue depth; updated wherever nr_running changes. */
 	u64 depth_ns;
