@@ -80,6 +80,17 @@ static void sched_tick_preempts_cpu_hog(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, other.ran);
 }
 
+/* Read once each, so a failed expectation prints a plain name. */
+static u64 switches_of(struct task_struct *t)
+{
+	return READ_ONCE(t->nr_switches);
+}
+
+static int state_of(struct task_struct *t)
+{
+	return READ_ONCE(t->state);
+}
+
 struct waker_arg {
 	struct completion go, woke;
 	volatile u64 tick_at_wake;
@@ -137,7 +148,11 @@ static void sched_wakeup_preempts_cpu_hog(struct kunit *test)
 		msleep(1);
 	sched_cpu_stats(cpu, &before);
 	for (int i = 0; i < w.rounds; i++) {
-		msleep(2); /* the wakee is asleep in wait_for_completion() */
+		/* Asleep in wait_for_completion(), off its queue: a thread
+		 * still switching out is let run on, with no decision. */
+		do
+			msleep(1);
+		while (READ_ONCE(t->on_rq) || state_of(t) == TASK_RUNNING);
 		w.tick_at_wake = tick_count_cpu(cpu);
 		complete(&w.go);
 		wait_for_completion(&w.woke);
@@ -451,17 +466,6 @@ static int parkable_fn(void *p)
 	}
 	complete(&pk->exited);
 	return 0;
-}
-
-/* Read once each, so a failed expectation prints a plain name. */
-static u64 switches_of(struct task_struct *t)
-{
-	return READ_ONCE(t->nr_switches);
-}
-
-static int state_of(struct task_struct *t)
-{
-	return READ_ONCE(t->state);
 }
 
 /* Wait up to 2 s for t to be off its queue in state, with done works. */
