@@ -380,7 +380,8 @@ BOOTS = [
                  # report, its interrupt sample, the rolled-back step.
                  r"^sched: CPU3: threads did not leave within 2000 ms "
                  r"\(running swapper/3, .* and [1-9]\d* resched IPIs there "
-                 r"meanwhile; injected\)$",
+                 r"meanwhile; the drain's longest msleep\(1\) \d+ us; "
+                 r"injected\)$",
                  r"^CPU3 took in the next 10 ms: .*in all; \d+ unhandled",
                  r"^hotplug: CPU3: step sched:drain failed going down: -110$")),
     # A build for 4096 possible CPUs on a machine with 4: the state sized by

@@ -95,6 +95,7 @@ int sched_cpu_deactivate(unsigned int cpu)
 struct drain_start {
 	u64 switches, ticks, ipis;
 	unsigned int max_queued;
+	u64 longest_sleep_ns; /* the drain's own msleep(1)s, each loop */
 	bool injected; /* fail.sched_drain: the queue is never seen empty */
 };
 
@@ -144,7 +145,7 @@ static void drain_report(unsigned int cpu, struct rq *rq,
 	pr_err("CPU%u: threads did not leave within %d ms (running %s, pid "
 	       "%d, for %llu us, preempt_count %#x; %u queued, up to %u "
 	       "meanwhile; %llu switches, %llu ticks and %llu resched IPIs "
-	       "there meanwhile%s%s)\n",
+	       "there meanwhile; the drain's longest msleep(1) %llu us%s%s)\n",
 	       cpu, DRAIN_TIMEOUT_MS, curr->comm, curr->pid,
 	       (unsigned long long)(ktime_get_ns() - since) / 1000,
 	       READ_ONCE(curr->preempt_count), queued, st->max_queued,
@@ -152,6 +153,7 @@ static void drain_report(unsigned int cpu, struct rq *rq,
 	       (unsigned long long)(tick_count_cpu(cpu) - st->ticks),
 	       (unsigned long long)(kstat_irqs_cpu(IPI_RESCHEDULE, cpu) -
 				    st->ipis),
+	       (unsigned long long)st->longest_sleep_ns / 1000,
 	       locked ? ""
 		      : "; its run-queue lock held for 10 ms, read without it",
 	       st->injected ? "; injected" : "");
@@ -167,7 +169,7 @@ static void drain_report(unsigned int cpu, struct rq *rq,
 int sched_cpu_drain(unsigned int cpu)
 {
 	struct rq *rq = cpu_rq(cpu);
-	u64 deadline = ktime_get_ns() + DRAIN_TIMEOUT_MS * 1000000ULL;
+	u64 deadline = ktime_get_ns() + DRAIN_TIMEOUT_MS * 1000000ULL, t0;
 	/*
 	 * For the report: was the CPU switching, ticking, taking resched
 	 * IPIs meanwhile? Those counted in irq_desc: ipi_count() reads 0
@@ -193,7 +195,10 @@ int sched_cpu_drain(unsigned int cpu)
 			drain_report(cpu, rq, &st);
 			return -ETIMEDOUT; /* sched:active's up undoes the bit */
 		}
+		t0 = ktime_get_ns();
 		msleep(1);
+		st.longest_sleep_ns =
+			max(st.longest_sleep_ns, ktime_get_ns() - t0);
 	}
 	return 0;
 }

@@ -452,8 +452,15 @@ static void hotplug_late_waker_drained(struct kunit *test)
 		msleep(1);
 	KUNIT_EXPECT_EQ(test, err, 0);
 	KUNIT_EXPECT_FALSE(test, cpu_online(cpu));
-	/* Spinning still, and not on the CPU that went down. */
-	msleep(20);
+	/*
+	 * Spinning still, and not on the CPU that went down: with that CPU
+	 * off, another number in ran_on means it ran elsewhere. Judged by
+	 * that event; the bound only keeps a thread that runs nowhere from
+	 * hanging the test (20 ms fixed was too short on a busy host).
+	 */
+	end = ktime_get_ns() + 2000000000ULL;
+	while (lw.ran_on == (int)cpu + 1 && ktime_get_ns() < end)
+		msleep(1);
 	KUNIT_EXPECT_NE(test, lw.ran_on, (int)cpu + 1);
 	lw.stop = true;
 	wait_for_completion(&lw.spun);
