@@ -548,6 +548,7 @@ static void bench_common(void)
 {
 	struct mem_stats before, after;
 	u64 lat[11];
+	long pages;
 
 	bench_report("hotplug", "boot_us_all_online", "%lu",
 		     smp_boot_done_ns / 1000);
@@ -583,14 +584,19 @@ static void bench_common(void)
 		kmalloc_drain_caches();
 		mem_get_stats(&after);
 		cpu_up(hb.target);
-		/* Signed: a page taken meanwhile (a slab refill) can make
-		 * the balance negative, which is a figure, not a wrap. */
-		bench_report(
-			"hotplug", "mem_per_cpu_bytes", "%ld",
-			((long)after.free_pages - (long)before.free_pages) *
-					(long)PAGE_SIZE -
-				((long)after.kmalloc_bytes -
-				 (long)before.kmalloc_bytes));
+		/*
+		 * Pages outside kmalloc's slabs, plus the bytes callers hold
+		 * from kmalloc: a slab page emptied by the down and given
+		 * back is not counted on top of the object that was in it.
+		 * Signed: a page taken meanwhile can make the balance
+		 * negative, which is a figure, not a wrap.
+		 */
+		pages = (long)after.free_pages - (long)before.free_pages +
+			(long)after.slab_pages - (long)before.slab_pages;
+		bench_report("hotplug", "mem_per_cpu_bytes", "%ld",
+			     pages * (long)PAGE_SIZE -
+				     ((long)after.kmalloc_bytes -
+				      (long)before.kmalloc_bytes));
 	}
 }
 
