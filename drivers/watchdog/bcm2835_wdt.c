@@ -23,7 +23,14 @@
 #define PM_RSTC_WRCFG_FULL_RESET 0x20
 #define PM_RSTS_PARTITION_HALT 0x555 /* partition 63, in the even bits */
 #define PM_WDOG_TICKS 10 /* 16 us each: fire at once */
-#define PM_RESET_WAIT_US 100000
+/*
+ * How long to wait for the reset before machine_power_off() says it
+ * failed. A board resets 160 us after the writes; QEMU acts on them in
+ * its main-loop thread, which a busy host may not run for a while: 100
+ * ms was once too short (make test, two boots sharing 2 host cores),
+ * and the halt message then printed while QEMU was about to exit.
+ */
+#define PM_RESET_WAIT_US 2000000
 
 static void *pm_base;
 
