@@ -31,7 +31,6 @@
 #include <kernel/time.h>
 #include <kernel/timer.h>
 #include <kernel/wait.h>
-#include <lib/cmdline.h>
 #include <lib/errno.h>
 
 /* The calls one waiting caller made; on its stack. */
@@ -227,12 +226,10 @@ static void run_local(smp_call_func_t func, void *info)
 
 static int call_ipi_set(struct fault_point *fp, const char *val)
 {
-	unsigned long n;
-
-	if (cmdline_parse_ulong(val, &n) || !n || n > 1000)
+	if (fault_set_times(fp, val, 1000))
 		return -EINVAL;
-	fp->times = (long)n;
-	pr_warn("the next %lu cross-CPU call(s) waited for get no IPI\n", n);
+	pr_warn("the next %ld cross-CPU call(s) waited for get no IPI\n",
+		fp->times);
 	return 0;
 }
 DEFINE_FAULT(

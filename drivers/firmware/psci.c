@@ -221,18 +221,15 @@ int psci_cpu_off(void)
  * off or one that never does. */
 static int cpu_off_set(struct fault_point *fp, const char *val)
 {
-	unsigned long n;
-
 	if (!strcmp(val, "forever")) {
 		fp->times = FAULT_FOREVER;
 		pr_warn("AFFINITY_INFO will say ON for ever: the next CPU "
 			"down is never confirmed off\n");
 		return 0;
 	}
-	if (cmdline_parse_ulong(val, &n) || !n || n > 1000000)
+	if (fault_set_times(fp, val, 1000000))
 		return -EINVAL;
-	fp->times = (long)n;
-	pr_warn("AFFINITY_INFO will say ON %lu more times\n", n);
+	pr_warn("AFFINITY_INFO will say ON %ld more times\n", fp->times);
 	return 0;
 }
 DEFINE_FAULT(cpu_off, cpu_off_set,

@@ -41,6 +41,12 @@ struct fault_point {
 	struct fault_point fault_##_name __used __section(".fault_points") = { \
 		#_name, _usage, _set, 0, {0, 0}}
 
+/*
+ * For a ->set whose value is a count: arms fp to fire the next N times,
+ * N from 1 to max; 0, or -EINVAL with nothing changed.
+ */
+int fault_set_times(struct fault_point *fp, const char *val, unsigned long max);
+
 /* Does the point fire now? Counts one of its times down if so. */
 bool should_fail(struct fault_point *fp);
 /* Is it armed (without using one of its times)? */

@@ -27,6 +27,16 @@ bool fault_exists(const char *name)
 	return fault_find(name) != NULL;
 }
 
+int fault_set_times(struct fault_point *fp, const char *val, unsigned long max)
+{
+	unsigned long n;
+
+	if (cmdline_parse_ulong(val, &n) || !n || n > max)
+		return -EINVAL;
+	fp->times = (long)n;
+	return 0;
+}
+
 bool should_fail(struct fault_point *fp)
 {
 	long n = __atomic_load_n(&fp->times, __ATOMIC_RELAXED);

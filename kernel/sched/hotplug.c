@@ -14,7 +14,6 @@
 #include <kernel/printk.h>
 #include <kernel/smp.h>
 #include <kernel/time.h>
-#include <lib/cmdline.h>
 #include <kernel/timer.h>
 #include <lib/errno.h>
 #include "sched.h"
@@ -102,12 +101,10 @@ struct drain_start {
 /* fail.sched_drain=N: the next N drains time out, whatever the CPU runs. */
 static int sched_drain_set(struct fault_point *fp, const char *val)
 {
-	unsigned long n;
-
-	if (cmdline_parse_ulong(val, &n) || !n || n > 100)
+	if (fault_set_times(fp, val, 100))
 		return -EINVAL;
-	fp->times = (long)n;
-	pr_warn("the next %lu drain(s) of a CPU going down will time out\n", n);
+	pr_warn("the next %ld drain(s) of a CPU going down will time out\n",
+		fp->times);
 	return 0;
 }
 DEFINE_FAULT(sched_drain, sched_drain_set,

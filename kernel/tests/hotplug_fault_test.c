@@ -475,6 +475,30 @@ static void hotplug_drain_timeout_rolls_back(struct kunit *test)
 }
 
 /*
+ * A count-valued point (fault_set_times(), shared by sched_drain,
+ * call_ipi and cpu_off): 0, one past the bound and no number are refused
+ * and leave it off; the bound itself arms it that many times.
+ */
+static void hotplug_fault_count_bounds(struct kunit *test)
+{
+	static const char *const bad[] = {"0", "101", "x", "", "5x"};
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(bad); i++) {
+		KUNIT_EXPECT_EQ(test, fault_inject("sched_drain", bad[i]),
+				-EINVAL);
+		KUNIT_EXPECT_EQ(test, fault_times("sched_drain"), 0);
+	}
+	KUNIT_EXPECT_EQ(test, fault_inject("sched_drain", "100"), 0);
+	KUNIT_EXPECT_EQ(test, fault_times("sched_drain"), 100);
+	fault_clear("sched_drain");
+	KUNIT_EXPECT_EQ(test, fault_times("sched_drain"), 0);
+	KUNIT_EXPECT_EQ(test, fault_inject("cpu_off", "1000001"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, fault_inject("cpu_off", "1000000"), 0);
+	KUNIT_EXPECT_EQ(test, fault_times("cpu_off"), 1000000);
+	fault_clear("cpu_off");
+}
+
+/*
  * PSCI 0.1 has no AFFINITY_INFO: nothing can confirm a CPU off. Is a down
  * refused with the reason, the CPU online with its memory?
  */
@@ -549,6 +573,7 @@ static const struct kunit_case hotplug_fault_cases[] = {
 	KUNIT_CASE(hotplug_unconfirmed_off_moves_callbacks_timers),
 	KUNIT_CASE(hotplug_failed_step_after_bringup),
 	KUNIT_CASE(hotplug_drain_timeout_rolls_back),
+	KUNIT_CASE(hotplug_fault_count_bounds),
 	KUNIT_CASE(hotplug_psci01_refuses_downs),
 	KUNIT_CASE(hotplug_trusted_os_cpu_refused),
 	{},
