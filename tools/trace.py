@@ -15,7 +15,17 @@ Usage: tools/trace.py LOG [--out build/trace.json]      convert a log
        tools/trace.py --run [--out build/trace.json] [--ktap]
                          boot QEMU (-smp 4 virt, CPUs going down and up
                          under the RCU torture's readers), convert, check
+       tools/trace.py --cycles LOG [--from S] [--to S]   where down+up
+                         cycles spend their time (below)
        tools/trace.py --self-test                       the checker's own test
+
+--cycles: each cycle of a CPU (cpuhp_op_begin down to the cpuhp_op_end up
+that follows) that begins between --from and --to seconds of the trace's
+clock (the printk clock on virt and the Pi), and, between consecutive
+events of a cycle (context switches left out), the time from one to the
+next: its total and median over the cycles and how many had it. A
+segment that starts on one CPU and ends on another is a hand-off: a vCPU
+the host left waiting shows there (docs/benchmarks.md, "Under readers").
 """
 import argparse
 import json
@@ -397,6 +407,93 @@ def self_test(writer):
                   "\n".join(problems))
 
 
+# ---- where cycles spend their time ------------------------------------------------
+
+# Arguments that name an event's place in a cycle; the others (errors,
+# answers, sequence numbers, masks) vary from cycle to cycle.
+CYCLE_KEYS = ("cpu", "step", "dir", "fn", "action")
+
+
+def event_key(e):
+    args = " ".join(f"{k}={e['args'][k]}" for k in CYCLE_KEYS if k in e["args"])
+    return f"cpu{e['cpu']} {e['type']} {args}".rstrip()
+
+
+def cycles(header, events, t_from=0.0, t_to=float("inf")):
+    """Each cycle in the window: (total us, [(segment, us), ...])."""
+    freq = header["freq"]
+    events = sorted(events, key=lambda e: e["ts"])
+    found = []
+    for i, e in enumerate(events):
+        if (e["type"] != "cpuhp_op_begin" or e["args"].get("dir") != "down"
+                or not t_from <= e["ts"] / freq <= t_to):
+            continue
+        cpu, segs, prev = e["args"].get("cpu"), [], e
+        for f in events[i + 1:]:
+            if f["type"] == "sched_switch":
+                continue
+            segs.append((f"{event_key(prev)}  ->  {event_key(f)}",
+                         (f["ts"] - prev["ts"]) * 1e6 / freq))
+            prev = f
+            if (f["type"] == "cpuhp_op_end" and f["args"].get("dir") == "up"
+                    and f["args"].get("cpu") == cpu):
+                found.append(((f["ts"] - e["ts"]) * 1e6 / freq, segs))
+                break
+    return found
+
+
+def median(v):
+    v = sorted(v)
+    return v[(len(v) - 1) // 2]
+
+
+def cycles_report(found, top=25):
+    """The lines --cycles prints."""
+    if not found:
+        return ["no complete down+up cycle in the window"]
+    totals = [t for t, _ in found]
+    out = [f"{len(found)} cycles, median {median(totals):.1f} us: "
+           + " ".join(f"{t:.0f}" for t in sorted(totals)),
+           "   total us  median us   n  segment"]
+    by_seg = {}
+    for _, segs in found:
+        for name, us in segs:
+            by_seg.setdefault(name, []).append(us)
+    for name, v in sorted(by_seg.items(), key=lambda kv: -sum(kv[1]))[:top]:
+        out.append(f"{sum(v):11.1f} {median(v):10.1f} {len(v):3d}  {name}")
+    return out
+
+
+def cycles_self_test(writer):
+    """Two cycles of CPU3 at 1 MHz: segments, totals, the window."""
+    def ev(ts, rec, typ, **args):
+        return {"cpu": rec, "ts": ts, "type": typ, "args": {k: str(v) for k, v in args.items()}}
+    evs = []
+    for base, on in ((1000, 30), (5000, 4000)):
+        evs += [ev(base, 0, "cpuhp_op_begin", cpu=3, dir="down"),
+                ev(base + 5, 3, "psci_call", fn="CPU_OFF", cpu=3),
+                ev(base + 7, 0, "sched_switch", prev=1, next=2),
+                ev(base + 20, 0, "cpuhp_op_end", cpu=3, dir="down", err=0),
+                ev(base + 21, 0, "cpuhp_op_begin", cpu=3, dir="up"),
+                ev(base + 21 + on, 3, "cpuhp_step_begin", cpu=3, step="irqchip:starting", dir="up"),
+                ev(base + 25 + on, 0, "cpuhp_op_end", cpu=3, dir="up", err=0)]
+    header = {"freq": 1000000}
+    found = cycles(header, evs)
+    totals = [round(t) for t, _ in found]
+    writer.result("cycles: both found, totals end minus begin", totals == [55, 4025],
+                  "" if totals == [55, 4025] else str(totals))
+    segs = dict(found[1][1]) if len(found) == 2 else {}
+    key = ("cpu0 cpuhp_op_begin cpu=3 dir=up  ->  "
+           "cpu3 cpuhp_step_begin cpu=3 step=irqchip:starting dir=up")
+    handoff = round(segs.get(key, -1))
+    writer.result("cycles: a hand-off segment keyed without varying args", handoff == 4000,
+                  "" if handoff == 4000 else str(sorted(segs)))
+    writer.result("cycles: context switches left out",
+                  not any("sched_switch" in k for k in segs))
+    writer.result("cycles: the window selects by the down's start",
+                  len(cycles(header, evs, 0.004, 1.0)) == 1)
+
+
 # ---- main ------------------------------------------------------------------------
 
 def convert(lines, out):
@@ -433,11 +530,19 @@ def main():
     ap.add_argument("--run", action="store_true", help="boot QEMU, convert, check")
     ap.add_argument("--ktap", action="store_true", help="print the checks as KTAP")
     ap.add_argument("--self-test", action="store_true")
+    ap.add_argument("--cycles", metavar="LOG", help="where down+up cycles spend their time")
+    ap.add_argument("--from", dest="t_from", type=float, default=0.0, metavar="S")
+    ap.add_argument("--to", dest="t_to", type=float, default=float("inf"), metavar="S")
     args = ap.parse_args()
     writer = KtapWriter()
     if args.self_test:
         self_test(writer)
+        cycles_self_test(writer)
         return 0 if writer.print() else 1
+    if args.cycles:
+        header, events, _ = parse_dump(open(args.cycles, errors="replace").read().splitlines())
+        print("\n".join(cycles_report(cycles(header, events, args.t_from, args.t_to))))
+        return 0
     if args.check:
         with open(args.check) as f:
             doc = json.load(f)
@@ -458,6 +563,7 @@ def main():
         check_against_log(doc, lines, writer)
     if args.run and args.ktap:
         self_test(writer)
+        cycles_self_test(writer)
     ok = writer.print() if args.ktap or args.check else writer.failed == 0
     if not args.ktap and not args.check and not ok:
         writer.print()
