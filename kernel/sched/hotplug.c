@@ -193,8 +193,8 @@ int sched_cpu_drain(unsigned int cpu)
 		st.max_queued = max(st.max_queued, READ_ONCE(rq->nr_queued));
 		push_queued_tasks(rq);
 		resched_cpu(cpu); /* its running thread leaves at the switch */
-		if (ktime_get_ns() <
-		    spin_end) { /* usually done in microseconds */
+		/* Usually done in microseconds: spin first, then sleep. */
+		if (ktime_get_ns() < spin_end) {
 			udelay(20);
 			continue;
 		}
