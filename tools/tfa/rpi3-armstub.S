@@ -62,6 +62,19 @@
 	.ifndef	CNT_FREQ
 	.equ	CNT_FREQ, 19200000
 	.endif
+	// QEMU 7.2's WFE does not sleep (it is a yield): a core waiting in
+	// the hold pen keeps its vCPU, so a host CPU, busy for as long as it
+	// is off, and a busy host then runs the writer's or a reader's vCPU
+	// late. A QEMU build (PEN_WFI) spins PEN_SPIN_TICKS after arriving,
+	// so a CPU_ON soon after CPU_OFF (a hotplug cycle) is seen at once,
+	// then sleeps in WFI, woken every PEN_POLL_TICKS by the secure
+	// physical timer routed to this core's IRQ by the BCM2836 local
+	// controller (core timer interrupt control, bit 0: CNTPS). A board
+	// keeps WFE, which sleeps there until TF-A's CPU_ON sends its event.
+	.equ	LOCAL_TIMER_CTRL, 0x40000040	// + 4 * core
+	.equ	PEN_SPIN_TICKS,	12500		// 200 us at QEMU's 62.5 MHz
+	.equ	PEN_POLL_TICKS,	6250		// 100 us
+
 	.ifdef	ENTER_EL1
 	.equ	BL33_SPSR, SPSR_EL1H
 	.else
@@ -146,11 +159,41 @@ hold_pen:
 	cbnz	w0, 3f
 	wfe
 	b	hold_pen
-3:	ldr	x0, [x20]
+3:
+	.ifdef	PEN_WFI
+	mrs	x22, cntpct_el0			// arrival
+	ldr	x23, =LOCAL_TIMER_CTRL
+	add	x23, x23, x19, lsl #2		// this core's routing word
+5:	ldr	x0, [x20]
+	cmp	x0, #HOLD_GO
+	b.eq	6f
+	mrs	x1, cntpct_el0
+	sub	x2, x1, x22
+	ldr	x3, =PEN_SPIN_TICKS
+	cmp	x2, x3
+	b.lo	5b				// spinning, as WFE does here
+	ldr	x3, =PEN_POLL_TICKS
+	add	x1, x1, x3
+	msr	cntps_cval_el1, x1
+	mov	x1, #1				// enabled, not masked
+	msr	cntps_ctl_el1, x1
+	ldr	w1, [x23]
+	orr	w1, w1, #1
+	str	w1, [x23]
+	dsb	sy
+	wfi					// IRQs masked: wakes, not taken
+	b	5b
+6:	msr	cntps_ctl_el1, xzr		// off: its IRQ line drops
+	ldr	w1, [x23]
+	bic	w1, w1, #1
+	str	w1, [x23]
+	.else
+	ldr	x0, [x20]
 	cmp	x0, #HOLD_GO
 	b.eq	4f
 	wfe
 	b	3b
+	.endif
 4:	mov	x0, #HOLD_WAIT
 	str	x0, [x20]			// taken: the next CPU_OFF waits
 	dsb	sy

@@ -67,7 +67,8 @@ armstub() {
         python3 "$here/patch_bl31_qemu.py" "$bl31" "$tmp.r.bin" "$tmp.bl31" >&2 ||
           { rm -f "$tmp".*; exit 1; }
         blob=$tmp.bl31
-        defs+=(--defsym "DTB_ADDR=$dtb_addr" --defsym KERNEL_ADDR=0x80000 --defsym CNT_FREQ=0)
+        defs+=(--defsym "DTB_ADDR=$dtb_addr" --defsym KERNEL_ADDR=0x80000 --defsym CNT_FREQ=0
+              --defsym PEN_WFI=1)
       fi
       [ "$el1" = 0 ] || defs+=(--defsym ENTER_EL1=1)
       aarch64-linux-gnu-as "${defs[@]}" -o "$tmp.o" "$here/rpi3-armstub.S"
