@@ -8,8 +8,9 @@
 # Usage:
 #   tools/tfa/tfa.sh armstub rpi3|rpi4 OUT [--qemu] [--el1] [--dtb-addr A]
 #       rpi3: tools/tfa/rpi3-armstub.S + bl31.bin in one file (with --qemu,
-#       bl31.bin carries the checked QEMU-only RMR_EL3 workaround, and the
-#       device tree address A and the kernel entry 0x80000 are built in);
+#       bl31.bin carries the checked QEMU-only RMR_EL3 workaround, the
+#       hold pen sleeps in WFI (QEMU's WFE does not), and the device tree
+#       address A and the kernel entry 0x80000 are built in);
 #       rpi4: Debian's rpi4 bl31.bin, which is an armstub itself.
 #   tools/tfa/tfa.sh header STUB OUT DTB_ADDR KERNEL_ADDR
 #       a copy of an rpi3 armstub with its header filled in, as the Pi's
