@@ -17,9 +17,12 @@
  *                 cpu_down() waits a grace period.
  *
  * In every design the kernel's own readers (the scheduler, timers, RCU)
- * follow the per-bit RCU rules, so cpu_down() waits a grace period in all
- * but stop_machine, where the stop was one (hotplug_sync_wait_readers()). In 2013, Linux's cpu_down()
- * too paid a grace period (and a stop_machine()) besides its reader lock.
+ * follow the per-bit RCU rules, so cpu_down() waits a grace period in
+ * every one (hotplug_sync_wait_readers()), stop_machine included: its
+ * stop covers the online bit only, and the active bit, which wakers read
+ * with interrupts off, clears after it. In 2013, Linux's cpu_down() too
+ * paid a grace period (synchronize_sched() after clearing the active
+ * bit) and a stop_machine() besides its reader lock.
  */
 #define pr_fmt(fmt) "hotplug_sync: " fmt
 #include <kernel/cpu.h>
@@ -297,10 +300,13 @@ int hotplug_sync_set_online(unsigned int cpu, bool online)
 	return stop_machine(change_online, &c, &ret) ?: ret;
 }
 
+/*
+ * Every design: the stop of stop_machine waited for the readers of the
+ * online bit, but the scheduler's readers of the active bit, cleared
+ * since, still need a grace period before sched:drain.
+ */
 void hotplug_sync_wait_readers(bool expedite)
 {
-	if (writer_design == HOTPLUG_SYNC_STOP_MACHINE)
-		return; /* the stop_machine() that cleared the bit was one */
 	if (expedite)
 		synchronize_rcu_expedited();
 	else

@@ -7,6 +7,7 @@
  */
 #include <asm/vmap_stack.h>
 #include <kernel/cpu.h>
+#include <kernel/cpuhp.h>
 #include <kernel/current.h>
 #include <kernel/irq.h>
 #include <kernel/kunit.h>
@@ -359,12 +360,16 @@ static void cpu_hog_stop(struct cpu_hog *h)
 }
 
 /*
- * Issue 15 finding 5: a waker chose the CPU going down while it was still
- * active, and its thread is queued only after sched:active cleared the bit
- * (the hook holds the waker, IRQs off, until then and 20 ms more). The
- * thread then spins without a switch. Drained before the grace period,
- * the CPU would get that thread after its drain and never reach its idle
- * loop: the down fails. Drained after it, the thread is moved off.
+ * A waker chose the CPU going down while it was still active, and its
+ * thread is queued only after sched:active cleared the bit (the hook
+ * holds the waker, IRQs off, until then and 20 ms more). The thread then
+ * spins without a switch. Drained before the grace period, the CPU would
+ * get that thread after its drain and never reach its idle loop: the
+ * down fails, or the thread runs on a CPU that is gone. Drained after it,
+ * the thread is moved off. The waker starts before the down, or inside
+ * it once the online bit is clear (a step hook): then no stop of the
+ * online bit (hotplug.sync=stop_machine) covers it, only the grace
+ * period before the drain does.
  *
  * The spinner may run on cpu and on CPU other, kept busy by a hog: both
  * scheduler modes then choose cpu, spread as the least loaded (and its
@@ -405,7 +410,20 @@ static int late_waker(void *p)
 	return 0;
 }
 
-static void hotplug_late_waker_drained(struct kunit *test)
+static struct late_wake *waker_in_down;
+
+/* Step hook: the online bit is clear now; let the waker go, wait for it
+ * to reach the wake-up hook (it read the active bit set). */
+static void start_waker_in_down(unsigned int cpu, const char *step, bool up)
+{
+	if (up || strcmp(step, "sched:active") || !waker_in_down)
+		return;
+	waker_in_down->go = true;
+	waker_in_down = NULL;
+	wait_for(!sched_delay_wakeup_pending(), 2000000);
+}
+
+static void late_waker_case(struct kunit *test, bool in_down)
 {
 	static struct late_wake lw;
 	static struct cpu_hog hog;
@@ -438,16 +456,27 @@ static void hotplug_late_waker_drained(struct kunit *test)
 	kthread_bind(w, other);
 	sched_delay_wakeup_onto(w, cpu);
 	wake_up_process(w);
-	lw.go = true;
-	/* The waker chose cpu (still active) and waits in the hook. */
-	end = ktime_get_ns() + 2000000000ULL;
-	while (sched_delay_wakeup_pending() && ktime_get_ns() < end)
-		msleep(1);
-	if (sched_delay_wakeup_pending())
+	if (in_down) {
+		waker_in_down = &lw;
+		cpuhp_set_step_hook(start_waker_in_down);
+	} else {
+		lw.go = true;
+	}
+	/*
+	 * The waker chose cpu (still active) and waits in the hook, IRQs
+	 * off. Polled, not slept: if its CPU hosts the tick broadcast, a
+	 * sleeper here would not wake until the waker let go.
+	 */
+	if (!in_down && !wait_for(!sched_delay_wakeup_pending(), 2000000))
 		kunit_info(test, "the waker did not reach the hook in 2 s");
 	err = cpu_down(cpu);
+	cpuhp_set_step_hook(NULL);
+	KUNIT_EXPECT_TRUE(test, lw.go);
+	lw.go = true;
 	sched_delay_wakeup_onto(NULL, 0);
 	wait_for_completion(&lw.waker_done);
+	/* Queued before the drain, so moved off: not left on cpu's queue. */
+	KUNIT_EXPECT_NE(test, READ_ONCE(lw.spinner->cpu), (int)cpu);
 	while (!lw.ran_on)
 		msleep(1);
 	KUNIT_EXPECT_EQ(test, err, 0);
@@ -468,6 +497,16 @@ static void hotplug_late_waker_drained(struct kunit *test)
 	if (!cpu_online(cpu))
 		KUNIT_EXPECT_EQ(test, cpu_up(cpu), 0);
 	set_cpus_allowed(current, cpu_possible_mask);
+}
+
+static void hotplug_late_waker_drained(struct kunit *test)
+{
+	late_waker_case(test, false);
+}
+
+static void hotplug_late_waker_after_online_cleared(struct kunit *test)
+{
+	late_waker_case(test, true);
 }
 
 /*
@@ -651,6 +690,7 @@ static const struct kunit_case hotplug_cases[] = {
 	KUNIT_CASE(hotplug_moves_threads_timers_irqs),
 	KUNIT_CASE(hotplug_up_cpu_ticks_again),
 	KUNIT_CASE(hotplug_late_waker_drained),
+	KUNIT_CASE(hotplug_late_waker_after_online_cleared),
 	KUNIT_CASE(hotplug_idle_pull_after_drain),
 	KUNIT_CASE(hotplug_down_own_cpu),
 	KUNIT_CASE(hotplug_down_ends_under_busy_reader),
