@@ -41,6 +41,10 @@ struct rcu_state {
 
 	/* Grace-period handling. */
 	long gp_seq; /* the last grace period started */
+	/* The last one whose start began: set, then a full barrier, before
+	 * any idle counter is sampled (rcu_gp_start()); callbacks wait for
+	 * the one after it. gp_seq follows once the masks are set. */
+	long gp_seq_begun;
 	long gp_completed; /* the last one completed; == gp_seq when idle */
 	long gp_seq_needed; /* the last GP callbacks wait for (atomic) */
 	u64 gp_requests_locked; /* rcu_request_gp() took the lock */

@@ -33,6 +33,18 @@
  * reads dynticks; idle entry writes dynticks, smp_mb(), reads qsmask.
  * At least one side sees the other, and a double report is harmless.
  *
+ * Leaving a CPU out because it was idle is safe only if what the updater
+ * did before call_rcu() is visible to that CPU's next reader, and the
+ * idle CPU's last reader finished before its counter said idle. On a
+ * weakly ordered CPU that takes a full barrier at each of four places,
+ * as in Linux: call_rcu()'s request, before it reads which GP to wait
+ * for (rcu_request_gp()); the GP start, after it publishes "GP g
+ * begun" (gp_seq_begun) and before it reads any counter; idle entry,
+ * before and after its increment; idle exit, after it. The updater that
+ * read g - 1 then stored before g began, so g's sampler sees its store
+ * if it sees the CPU idle, and that CPU's reader after the idle exit
+ * sees it too (tools/model/ checks the order with store buffers).
+ *
  * Hotplug: a CPU joins rcu_state.cpus when it arrives, so from the next
  * GP on; on its way down it leaves by itself (rcu_report_dead()), after
  * its last read-side section, reporting any QS the current GP still
@@ -144,6 +156,9 @@ static void rcu_gp_start(void)
 {
 	unsigned long first = 0; /* CPUs 0-63 it waits on, for the trace */
 
+	/* Begun before any counter is read: paired with rcu_request_gp(). */
+	WRITE_ONCE(rcu_state.gp_seq_begun, rcu_state.gp_seq + 1);
+	smp_mb();
 	rcu_state.gp_start_ns = ktime_get_ns();
 	rcu_state.stall_next_ns =
 		rcu_state.gp_start_ns + rcu_stall_timeout_ms * 1000000ULL;
@@ -227,8 +242,16 @@ void rcu_report_qs(unsigned int cpu)
  */
 void rcu_request_gp(struct rcu_data *rdp)
 {
-	long want = smp_load_acquire(&rcu_state.gp_seq) + 1;
-	long needed = READ_ONCE(rcu_state.gp_seq_needed);
+	long want, needed;
+
+	/*
+	 * The updates before call_rcu() before the GP number: paired with
+	 * the smp_mb() in rcu_gp_start(). A GP that began after this read
+	 * sees them in every CPU it leaves out as idle.
+	 */
+	smp_mb();
+	want = READ_ONCE(rcu_state.gp_seq_begun) + 1;
+	needed = READ_ONCE(rcu_state.gp_seq_needed);
 
 	rdp->wait_gp = want;
 	do {
@@ -346,6 +369,12 @@ void rcu_idle_enter(void)
 	struct rcu_data *rdp = this_rdp();
 	unsigned int cpu = smp_processor_id();
 
+	/*
+	 * The read-side sections before the counter says idle: a GP that
+	 * sees it even frees what they read. Paired with the smp_mb() in
+	 * rcu_node_start_gp() and exp_select_cpus().
+	 */
+	smp_mb();
 	WRITE_ONCE(rdp->dynticks, rdp->dynticks + 1);
 	WRITE_ONCE(rdp->idle_stamp, arch_counter_get());
 	smp_mb(); /* dynticks before qsmask: paired with rcu_node_start_gp() */
