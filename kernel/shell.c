@@ -56,6 +56,7 @@ static const char *phase_name(unsigned int cpu)
 		[CPUHP_PHASE_ONLINE] = "online",
 		[CPUHP_PHASE_GOING_DOWN] = "going-down",
 		[CPUHP_PHASE_UNCONFIRMED] = "unconfirmed",
+		[CPUHP_PHASE_STOPPED] = "stopped",
 	};
 
 	return names[cpuhp_phase(cpu)];

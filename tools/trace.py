@@ -314,7 +314,7 @@ def check_down(doc, down):
     steps = {e["name"]: e for e in slices(doc, PID_HOTPLUG, cpu + 1) if inside(e, down)
              and e is not down}
     for name in ("cpu:online", "kthreads:park", "sched:active", "rcu:sync", "sched:drain",
-                 "arch:power"):
+                 "arch:teardown", "arch:power"):
         if name not in steps:
             problems.append(f"cpu_down {cpu}: no step {name}")
     if problems:

@@ -32,8 +32,9 @@
 #include <kernel/cpu_array.h>
 #include <kernel/cpuhp.h>
 #include <kernel/cpu_ops.h>
-#include <kernel/irq.h>
 #include <kernel/fault.h>
+#include <kernel/irq.h>
+#include <kernel/params.h>
 #include <kernel/printk.h>
 #include <kernel/rcupdate.h>
 #include <kernel/sched.h>
@@ -43,12 +44,29 @@
 #include <kernel/wait.h>
 #include <lib/cmdline.h>
 #include <lib/errno.h>
+#include <lib/printf.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Generous: under emulation on a loaded host a CPU can take seconds. */
-#define CPU_UP_TIMEOUT_MS 5000
+/*
+ * How long a CPU may take to come up or to report going down. Generous:
+ * under emulation on a loaded host a CPU can take seconds. Shorter for
+ * the fault sweep, whose injected delays straddle it (and whose checks
+ * hold on either side of it).
+ */
+static unsigned long cpu_timeout_ms = 5000;
+param_ulong("hotplug.timeout_ms", cpu_timeout_ms, 50, 600000,
+	    "MS: how long a CPU may take to come up or to report going down "
+	    "(default 5000)");
+
+unsigned long cpuhp_set_timeout_ms(unsigned long ms)
+{
+	unsigned long old = cpu_timeout_ms;
+
+	WRITE_ONCE(cpu_timeout_ms, ms);
+	return old;
+}
 /* A CPU usually starts or stops within a millisecond: wait polling. */
 #define CPU_HANDOFF_SPIN_US 2000
 
@@ -93,22 +111,37 @@ DEFINE_FAULT(cpu, fail_cpu_set,
 u64 secondary_late[8][2];
 u64 secondary_late_nr;
 
-static int parse_late_one(const char *val, u64 *e)
+/* "CPU:MS[:claimed]", the value of the late-CPU points; 0 or -EINVAL. */
+static int parse_cpu_ms(const char *val, unsigned long *cpu, unsigned long *ms,
+			bool *claimed)
 {
 	char *end;
-	unsigned long cpu = strtoul(val, &end, 0), ms;
 
-	ms = *end == ':' ? strtoul(end + 1, &end, 0) : 0;
-	if (cpu >= nr_cpu_ids || !ms || ms > 600000 ||
-	    (*end && strcmp(end, ":claimed")))
+	*cpu = strtoul(val, &end, 0);
+	if (end == val || *end != ':')
+		return -EINVAL;
+	*ms = strtoul(end + 1, &end, 0);
+	*claimed = *end != '\0';
+	if (*cpu >= nr_cpu_ids || !*ms || *ms > 600000 ||
+	    (*claimed && strcmp(end, ":claimed")))
+		return -EINVAL;
+	return 0;
+}
+
+static int parse_late_one(const char *val, u64 *e)
+{
+	unsigned long cpu, ms;
+	bool claimed;
+
+	if (parse_cpu_ms(val, &cpu, &ms, &claimed))
 		return -EINVAL;
 	e[0] = cpu_logical_map(cpu);
 	e[1] = ms * arch_timer_get_freq() / 1000;
-	if (*end)
+	if (claimed)
 		e[1] |= LATE_AFTER_CLAIM;
 	pr_warn("CPU%lu: fault injected, it waits %lu ms %s claiming its "
 		"start slot\n",
-		cpu, ms, *end ? "after" : "before");
+		cpu, ms, claimed ? "after" : "before");
 	return 0;
 }
 
@@ -127,15 +160,21 @@ static int fail_cpu_late_set(struct fault_point *fp, const char *val)
 		if (n == ARRAY_SIZE(late) || parse_late_one(p, late[n]))
 			return -EINVAL;
 	}
-	WRITE_ONCE(secondary_late_nr, 0);
 	memcpy(secondary_late, late, sizeof(late));
 	WRITE_ONCE(secondary_late_nr, n);
 	fp->times = FAULT_FOREVER;
 	return 0;
 }
-DEFINE_FAULT(cpu_late, fail_cpu_late_set,
-	     "CPU:MS[:claimed][,...]: the CPU waits MS ms (1-600000) before "
-	     "claiming its start slot (after, with :claimed); at most 8");
+
+/* head.S reads the table, not the point: disarmed, it must be empty. */
+static void fail_cpu_late_clear(struct fault_point *fp)
+{
+	WRITE_ONCE(secondary_late_nr, 0);
+}
+DEFINE_FAULT_CLEAR(cpu_late, fail_cpu_late_set, fail_cpu_late_clear,
+		   "CPU:MS[:claimed][,...]: the CPU waits MS ms (1-600000) "
+		   "before claiming its start slot (after, with :claimed); at "
+		   "most 8");
 
 /*
  * The firmware's share of a bring-up and of a power-off, on the generic
@@ -220,16 +259,25 @@ static phys_addr_t boot_entry(unsigned int cpu)
 }
 
 /*
+ * Take the start slot back; pairs with the claim in head.S. True if we
+ * got it: no CPU claimed it, and none will. False if the CPU claimed it:
+ * it runs on the idle stack.
+ */
+static bool slot_take_back(void)
+{
+	return __atomic_exchange_n(&secondary_slot, NULL, __ATOMIC_SEQ_CST);
+}
+
+/*
  * The CPU claimed the slot but has not finished: it runs on the idle
  * stack, which must not be freed. Wait as long as it takes.
  */
-static void wait_for_claimed(unsigned int cpu)
+static void wait_for_claimed(unsigned int cpu, const char *why)
 {
-	pr_crit("CPU%u: not online within %d ms but it claimed its start "
-		"slot: waiting for it\n",
-		cpu, CPU_UP_TIMEOUT_MS);
-	while (!wait_for_completion_timeout(
-		&cpu_running, msecs_to_jiffies(CPU_UP_TIMEOUT_MS)))
+	pr_crit("CPU%u: %s but it claimed its start slot: waiting for it\n",
+		cpu, why);
+	while (!wait_for_completion_timeout(&cpu_running,
+					    msecs_to_jiffies(cpu_timeout_ms)))
 		pr_crit("CPU%u: still waiting for it to come online\n", cpu);
 	pr_warn("CPU%u: came online late\n", cpu);
 }
@@ -248,6 +296,7 @@ int __cpu_up(unsigned int cpu)
 {
 	const struct cpu_operations *ops = get_cpu_ops(cpu);
 	struct task_struct *idle = idle_thread_get(cpu);
+	char why[48];
 	int err;
 
 	if (!ops || !ops->cpu_boot) {
@@ -266,27 +315,36 @@ int __cpu_up(unsigned int cpu)
 	smp_store_release(&secondary_slot, &secondary_data);
 	err = ops->cpu_boot(cpu, boot_entry(cpu));
 	if (err) {
-		(void)__atomic_exchange_n(&secondary_slot, NULL,
-					  __ATOMIC_SEQ_CST);
-		return err;
+		/*
+		 * A CPU still on from an earlier attempt that gave up on it
+		 * (the firmware then answers ALREADY_ON or ON_PENDING) may
+		 * have claimed the slot meanwhile: it runs on this attempt's
+		 * stack and area, so they stay, and the up succeeds. Its
+		 * entry stamp is the earlier attempt's: no firmware figure.
+		 */
+		if (slot_take_back())
+			return err;
+		snprintf(why, sizeof(why), "its start failed (%d)", err);
+		wait_for_claimed(cpu, why);
+		return 0;
 	}
 	late_stack_put(cpu); /* it was off, so no longer parked there */
 	if (wait_for_completion_spin_timeout(
 		    &cpu_running, CPU_HANDOFF_SPIN_US,
-		    msecs_to_jiffies(CPU_UP_TIMEOUT_MS))) {
+		    msecs_to_jiffies(cpu_timeout_ms))) {
 		fw_share_up_done(cpu);
 		return 0;
 	}
-	/* Take the slot back; pairs with the claim in head.S. */
-	if (!__atomic_exchange_n(&secondary_slot, NULL, __ATOMIC_SEQ_CST)) {
-		wait_for_claimed(cpu);
+	if (!slot_take_back()) {
+		snprintf(why, sizeof(why), "not online within %lu ms",
+			 cpu_timeout_ms);
+		wait_for_claimed(cpu, why);
 		fw_share_up_done(cpu);
 		return 0;
 	}
-	pr_crit("CPU%u (MPIDR 0x%llx): failed to come online within %d ms; "
+	pr_crit("CPU%u (MPIDR 0x%llx): failed to come online within %lu ms; "
 		"if it arrives, it parks\n",
-		cpu, (unsigned long long)cpu_logical_map(cpu),
-		CPU_UP_TIMEOUT_MS);
+		cpu, (unsigned long long)cpu_logical_map(cpu), cpu_timeout_ms);
 	if (ops->cpu_report_missing)
 		ops->cpu_report_missing(cpu);
 	return -EIO;
@@ -337,14 +395,29 @@ void secondary_start_kernel(void)
 	cpu_startup_entry();
 }
 
-static DEFINE_CPU_ARRAY(bool, should_die);
-static struct completion cpu_died;
 /*
- * Set by a dying CPU as its last act in the kernel, after its own down
- * steps: from then on it touches none of the kernel's lists (RCU
- * callbacks, timers), only its stack and per-CPU area on the way into the
- * firmware. Per CPU and cleared by each __cpu_die(), unlike the shared
- * cpu_died completion, so it speaks for this CPU and this attempt only.
+ * Taking a CPU down: the request handshake. The writer (__cpu_teardown())
+ * sets should_die and kicks the CPU; the CPU, in its idle loop, claims
+ * the request by exchanging should_die back to false, and only then runs
+ * its own down steps and reports on its own completion. On timeout the
+ * writer withdraws the request with the same exchange:
+ *   - it got true back: the CPU never claimed it and never will (it finds
+ *     false): it stays as it is, online for RCU and interrupts, and the
+ *     down is undone;
+ *   - it got false: the CPU claimed it and is on its way out: the writer
+ *     waits for its report, however long that takes.
+ * Exactly one side clears the flag, so a CPU leaves only while its down
+ * waits for it, and no report outlives its down. Each CPU has its own
+ * completion: a late report can never wake another CPU's down, nor meet
+ * an init_completion() of the next one. tools/model/ checks this.
+ */
+static DEFINE_CPU_ARRAY(bool, should_die);
+static DEFINE_CPU_ARRAY(struct completion, cpu_died);
+/*
+ * Set by a dying CPU after its own down steps, before its report: from
+ * then on it touches none of the kernel's lists (RCU callbacks, timers),
+ * only its report, its stack and per-CPU area on the way into the
+ * firmware. Cleared by each __cpu_teardown().
  */
 static DEFINE_CPU_ARRAY(bool, teardown_reached);
 
@@ -359,9 +432,45 @@ bool cpu_should_die(void)
 	return smp_load_acquire(&should_die[smp_processor_id()]);
 }
 
+/* fail.cpu_die_late=CPU:MS[:claimed]: the dying CPU is slow to leave. */
+static bool die_late_claimed;
+
+static int cpu_die_late_set(struct fault_point *fp, const char *val)
+{
+	unsigned long cpu, ms;
+	bool claimed;
+
+	if (parse_cpu_ms(val, &cpu, &ms, &claimed))
+		return -EINVAL;
+	fp->arg[0] = (long)cpu;
+	fp->arg[1] = (long)ms;
+	die_late_claimed = claimed;
+	fp->times = FAULT_FOREVER;
+	pr_warn("CPU%lu: fault injected, it waits %lu ms %s taking its "
+		"down request\n",
+		cpu, ms, claimed ? "after" : "before");
+	return 0;
+}
+DEFINE_FAULT(cpu_die_late, cpu_die_late_set,
+	     "CPU:MS[:claimed]: a CPU going down waits MS ms (1-600000), "
+	     "interrupts off, before taking its down request (after, with "
+	     ":claimed), as a core or vCPU stalled by its host");
+
+/* On the dying CPU, interrupts off: the injected stall, if it is due. */
+static void die_late_delay(unsigned int cpu, bool claimed)
+{
+	if (!fault_armed(&fault_cpu_die_late) ||
+	    fault_cpu_die_late.arg[0] != (long)cpu ||
+	    READ_ONCE(die_late_claimed) != claimed)
+		return;
+	for (long ms = fault_cpu_die_late.arg[1]; ms > 0; ms--)
+		udelay(1000);
+}
+
 /*
- * On the dying CPU, from its idle loop: run its own down steps (leave
- * RCU, mask the timer, GIC interface off), say so, and power off.
+ * On the dying CPU, from its idle loop: claim the down request, run its
+ * own down steps (timer and GIC interface off, RCU leaves last), report,
+ * and power off. Returns only if the request was withdrawn.
  */
 void arch_cpu_idle_dead(void)
 {
@@ -369,11 +478,26 @@ void arch_cpu_idle_dead(void)
 	const struct cpu_operations *ops = get_cpu_ops(cpu);
 
 	local_irq_disable();
+	die_late_delay(cpu, false);
+	/* Claim; pairs with the withdrawal in __cpu_teardown(). */
+	if (!__atomic_exchange_n(&should_die[cpu], false, __ATOMIC_ACQ_REL)) {
+		local_irq_enable();
+		pr_warn("CPU%u: its down was withdrawn before it left: it "
+			"stays\n",
+			cpu);
+		return;
+	}
+	die_late_delay(cpu, true);
 	cpuhp_ap_teardown(cpu);
-	WRITE_ONCE(should_die[cpu], false);
-	complete(&cpu_died);
 	/* Its lists are left for good; pairs with arch_cpu_left_kernel(). */
 	smp_store_release(&teardown_reached[cpu], true);
+	/*
+	 * RCU no longer watches this CPU, and the wake-up in complete()
+	 * reads other CPUs' run queues: their per-CPU areas. Safe: only a
+	 * down frees an area, and the one down in progress (the hotplug
+	 * lock) is the one waiting here for this report.
+	 */
+	complete(&cpu_died[cpu]);
 	ops->cpu_die(cpu);
 	/* Only if the firmware refused: stay here, interrupts off. */
 	pr_crit("CPU%u: could not power off; parked with interrupts off\n",
@@ -383,30 +507,51 @@ void arch_cpu_idle_dead(void)
 }
 
 /*
- * The bring-up step, going down: ask cpu to go, wait for its report, then
- * for the firmware to confirm it is off. Only then may its stacks and
- * per-CPU area be freed.
+ * Going down, on a surviving CPU: ask cpu to leave and wait for its
+ * report (the request handshake above). -ETIMEDOUT if it did not take
+ * the request in time: withdrawn, it is still there, and the down is
+ * undone. Once it has taken it, no timeout: it is on its way out.
  */
-int __cpu_die(unsigned int cpu)
+int __cpu_teardown(unsigned int cpu)
 {
-	const struct cpu_operations *ops = get_cpu_ops(cpu);
-	int err;
+	u64 timeout = msecs_to_jiffies(cpu_timeout_ms);
 
-	init_completion(&cpu_died);
+	init_completion(&cpu_died[cpu]); /* no report is due: see above */
 	WRITE_ONCE(teardown_reached[cpu], false);
 	/* Cleared before should_die's release: its CPU_OFF stamp comes after. */
 	WRITE_ONCE(fw_share[cpu].off_call, 0);
 	fw_share[cpu].off_seen = fw_share[cpu].down_ticks = 0;
 	smp_store_release(&should_die[cpu], true);
 	smp_send_reschedule(cpu); /* out of WFI, into the idle loop's check */
-	if (!wait_for_completion_spin_timeout(
-		    &cpu_died, CPU_HANDOFF_SPIN_US,
-		    msecs_to_jiffies(CPU_UP_TIMEOUT_MS))) {
-		pr_crit("CPU%u: did not report going down within %d ms\n", cpu,
-			CPU_UP_TIMEOUT_MS);
+	if (wait_for_completion_spin_timeout(&cpu_died[cpu],
+					     CPU_HANDOFF_SPIN_US, timeout))
+		return 0;
+	/* Withdraw; pairs with the claim in arch_cpu_idle_dead(). */
+	if (__atomic_exchange_n(&should_die[cpu], false, __ATOMIC_ACQ_REL)) {
+		pr_crit("CPU%u: did not take its down request within %lu ms: "
+			"withdrawn, it stays\n",
+			cpu, cpu_timeout_ms);
 		return -ETIMEDOUT;
 	}
-	err = ops->cpu_kill ? ops->cpu_kill(cpu) : 0;
+	pr_crit("CPU%u: took its down request but did not report within %lu "
+		"ms: waiting for it\n",
+		cpu, cpu_timeout_ms);
+	while (!wait_for_completion_timeout(&cpu_died[cpu], timeout))
+		pr_crit("CPU%u: still waiting for it to leave\n", cpu);
+	pr_warn("CPU%u: left late\n", cpu);
+	return 0;
+}
+
+/*
+ * The bring-up step, going down: the CPU has left the kernel; wait for
+ * the firmware to confirm it off. Only then may its stacks and per-CPU
+ * area be freed.
+ */
+int __cpu_die(unsigned int cpu)
+{
+	const struct cpu_operations *ops = get_cpu_ops(cpu);
+	int err = ops->cpu_kill ? ops->cpu_kill(cpu) : 0;
+
 	if (err)
 		pr_crit("CPU%u: not confirmed off (%d): keeping its stack and "
 			"per-CPU area\n",

@@ -171,25 +171,42 @@ static int parse_psci_error(const char *s)
 	return 0;
 }
 
-/* fail.cpu_on=CPU:ERROR: arg[0] the CPU's MPIDR, arg[1] the error. */
+/*
+ * fail.cpu_on=CPU:ERROR[:MS]: arg[0] the CPU's MPIDR, arg[1] the error;
+ * the answer comes after MS ms, as from firmware slow to answer a retry.
+ */
+static unsigned long cpu_on_delay_ms;
+
 static int cpu_on_set(struct fault_point *fp, const char *val)
 {
-	char *end;
-	unsigned long cpu = strtoul(val, &end, 0);
-	int err = *end == ':' ? parse_psci_error(end + 1) : 0;
+	char name[24], *end, *colon;
+	unsigned long cpu = strtoul(val, &end, 0), ms = 0;
+	int err;
 
-	if (end == val || cpu >= nr_cpu_ids || !err)
+	if (end == val || *end != ':' ||
+	    strlcpy(name, end + 1, sizeof(name)) >= sizeof(name))
+		return -EINVAL;
+	colon = strchr(name, ':');
+	if (colon) {
+		*colon = '\0';
+		if (cmdline_parse_ulong(colon + 1, &ms) || !ms || ms > 60000)
+			return -EINVAL;
+	}
+	err = parse_psci_error(name);
+	if (cpu >= nr_cpu_ids || !err)
 		return -EINVAL;
 	fp->arg[0] = (long)cpu_logical_map(cpu);
 	fp->arg[1] = err;
+	cpu_on_delay_ms = ms;
 	fp->times = FAULT_FOREVER;
-	pr_warn("CPU_ON for CPU%lu will answer %s (%d)\n", cpu,
-		psci_error_name(err), err);
+	pr_warn("CPU_ON for CPU%lu will answer %s (%d)%s\n", cpu,
+		psci_error_name(err), err, ms ? ", slowly" : "");
 	return 0;
 }
 DEFINE_FAULT(cpu_on, cpu_on_set,
-	     "CPU:ERROR: CPU_ON for that CPU answers the PSCI error (DENIED, "
-	     "ALREADY_ON, ... or -1 to -9) without calling the firmware");
+	     "CPU:ERROR[:MS]: CPU_ON for that CPU answers the PSCI error "
+	     "(DENIED, ALREADY_ON, ... or -1 to -9) without calling the "
+	     "firmware, after MS ms (1-60000) if given");
 
 int psci_cpu_on(u64 mpidr, phys_addr_t entry, u64 context)
 {
@@ -197,10 +214,13 @@ int psci_cpu_on(u64 mpidr, phys_addr_t entry, u64 context)
 
 	trace_psci_call(TRACE_PSCI_CPU_ON, mpidr);
 	if (fault_armed(&fault_cpu_on) && fault_cpu_on.arg[0] == (long)mpidr &&
-	    should_fail(&fault_cpu_on))
+	    should_fail(&fault_cpu_on)) {
+		if (cpu_on_delay_ms)
+			msleep(cpu_on_delay_ms); /* from cpu_up(): may sleep */
 		ret = (int)fault_cpu_on.arg[1];
-	else
+	} else {
 		ret = psci_call(psci.cpu_on, mpidr, entry, context);
+	}
 	trace_psci_ret(TRACE_PSCI_CPU_ON, mpidr, ret);
 	return ret;
 }

@@ -211,6 +211,9 @@ enum cpuhp_phase {
 	/* Went down but the firmware never confirmed it off: its stack and
 	 * per-CPU area are kept, and cpu_up() asks again before reuse. */
 	CPUHP_PHASE_UNCONFIRMED,
+	/* A step failed, and so did the way back, several times: the CPU
+	 * is between steps, not online; cpu_up() resumes from there. */
+	CPUHP_PHASE_STOPPED,
 };
 enum cpuhp_phase cpuhp_phase(unsigned int cpu);
 

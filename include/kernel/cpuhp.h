@@ -20,10 +20,25 @@ void cpuhp_ap_startup(unsigned int cpu);
 void cpuhp_ap_teardown(unsigned int cpu);
 /* A step's name in the table ("arch:power"), for the trace's dump. */
 const char *cpuhp_step_name(unsigned int step);
+/*
+ * For tests and the fault sweep: hook is called, on the writer, before
+ * each step that a surviving CPU runs for cpu (NULL: none). It may
+ * sleep, and must not take CPUs up or down.
+ */
+void cpuhp_set_step_hook(void (*hook)(unsigned int cpu, const char *step,
+				      bool up));
 
-/* The architecture: power cpu on and wait until it ran its steps; wait
- * until the firmware says it is off. 0, or <0 with the reason printed. */
+/*
+ * The architecture: power cpu on and wait until it ran its steps; ask it
+ * to leave and wait for its report (-ETIMEDOUT: it did not take the
+ * request, which is withdrawn: it is still there); wait until the
+ * firmware says it is off. 0, or <0 with the reason printed.
+ */
 int __cpu_up(unsigned int cpu);
+/* How long a CPU may take to come up or to take its down request
+ * (hotplug.timeout_ms); set for the next operations, returns the old. */
+unsigned long cpuhp_set_timeout_ms(unsigned long ms);
+int __cpu_teardown(unsigned int cpu);
 int __cpu_die(unsigned int cpu);
 /*
  * The firmware's share (ns) of cpu's last successful __cpu_up() (CPU_ON
@@ -32,8 +47,9 @@ int __cpu_die(unsigned int cpu);
  */
 u64 arch_cpu_fw_up_ns(unsigned int cpu);
 u64 arch_cpu_fw_down_ns(unsigned int cpu);
-/* The idle loop of a CPU going down: time to leave? Then leave. */
+/* The idle loop of a CPU going down: time to leave? Then leave (this
+ * returns only if the request was withdrawn meanwhile). */
 bool cpu_should_die(void);
-void arch_cpu_idle_dead(void) __noreturn;
+void arch_cpu_idle_dead(void);
 
 #endif

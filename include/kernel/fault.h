@@ -35,11 +35,16 @@ struct fault_point {
 	int (*set)(struct fault_point *fp, const char *val);
 	long times; /* fires this many more times; FAULT_FOREVER; 0: off */
 	long arg[2]; /* what it does when it fires, as ->set parsed it */
+	/* Optional: undo state of the owner's own when the point is
+	 * disarmed (fault_clear(), or before it is set again). */
+	void (*clear)(struct fault_point *fp);
 };
 
-#define DEFINE_FAULT(_name, _set, _usage)                                      \
+#define DEFINE_FAULT_CLEAR(_name, _set, _clear, _usage)                        \
 	struct fault_point fault_##_name __used __section(".fault_points") = { \
-		#_name, _usage, _set, 0, {0, 0}}
+		#_name, _usage, _set, 0, {0, 0}, _clear}
+#define DEFINE_FAULT(_name, _set, _usage) \
+	DEFINE_FAULT_CLEAR(_name, _set, NULL, _usage)
 
 /*
  * For a ->set whose value is a count: arms fp to fire the next N times,

@@ -53,6 +53,13 @@ bool should_fail(struct fault_point *fp)
 	return true;
 }
 
+static void fault_disarm(struct fault_point *fp)
+{
+	WRITE_ONCE(fp->times, 0);
+	if (fp->clear)
+		fp->clear(fp);
+}
+
 int fault_inject(const char *name, const char *val)
 {
 	struct fault_point *fp = fault_find(name);
@@ -61,7 +68,7 @@ int fault_inject(const char *name, const char *val)
 		pr_err("fail.%s: no such fault point\n", name);
 		return -ENOENT;
 	}
-	WRITE_ONCE(fp->times, 0);
+	fault_disarm(fp);
 	if (fp->set(fp, val)) {
 		pr_err("fail.%s=%s ignored: want %s\n", name, val, fp->usage);
 		return -EINVAL;
@@ -74,7 +81,7 @@ void fault_clear(const char *name)
 	struct fault_point *fp = fault_find(name);
 
 	if (fp)
-		WRITE_ONCE(fp->times, 0);
+		fault_disarm(fp);
 }
 
 long fault_times(const char *name)

@@ -10,20 +10,27 @@
  *	kthreads, sched park its threads, clear its active bit
  *	rcu:sync        synchronize_rcu(): readers that saw the bit finished
  *	sched:drain     move its threads off: no waker still targets it
- *	arch:power    the CPU leaves RCU, masks its timer, turns its GIC
- *	                interface off and calls psci_cpu_off(); this CPU
- *	                polls AFFINITY_INFO until it is really off
+ *	arch:teardown   the CPU masks its timer, turns its GIC interface
+ *	                off, leaves RCU and calls psci_cpu_off()
+ *	arch:power      this CPU polls AFFINITY_INFO until it is really off
  *	..., percpu     then its callbacks, timers, idle stack, kmalloc
  *	                caches and per-CPU area are moved or freed
  *
- * If the firmware never confirms the CPU off, the down stops there, but
- * once the CPU has provably left the kernel (arch_cpu_left_kernel()) the
- * steps marked once_left still run: sleepers wait on its callbacks and
- * timers. Its stack and per-CPU area wait for the confirmation.
+ * Each CPU's state is how many steps of the table are done (cpu_done[]):
+ * 0 when it is off, CPUHP_NR_STEPS when it is online. An operation runs
+ * the steps from there towards its target, so a CPU left between the two
+ * ends is resumed from where it stands, never run twice through a step.
  *
- * Steps after arch:power run with the CPU alive; if one fails coming
- * up, the CPU is taken down for real (down steps, CPU_OFF, AFFINITY_INFO)
- * before anything of it is freed.
+ * Above arch:teardown the CPU runs the kernel. A step that fails there
+ * turns the operation around (cpuhp_run()): a failed down is undone, the
+ * CPU online again; a failed up takes the CPU down for real (down steps,
+ * CPU_OFF, AFFINITY_INFO) before anything of it is freed. If the way back
+ * fails too, it turns again, a few times at most.
+ *
+ * If the firmware never confirms the CPU off, the down stops at
+ * arch:power, but the CPU has left the kernel (arch_cpu_left_kernel()),
+ * so the steps marked once_left still run: sleepers wait on its callbacks
+ * and timers. Its stack and per-CPU area wait for the confirmation.
  *
  * Writers are serialised by cpu_add_remove_lock; readers of the online mask
  * take no lock at all (include/kernel/cpu.h). For the benchmark, readers
@@ -167,9 +174,10 @@ enum cpuhp_state {
 	CPUHP_TIMERS,
 	CPUHP_RCU_CALLBACKS,
 	CPUHP_BRINGUP,
+	CPUHP_AP_RCU,
 	CPUHP_AP_IRQCHIP,
 	CPUHP_AP_TICK,
-	CPUHP_AP_RCU,
+	CPUHP_TEARDOWN,
 	CPUHP_SCHED_DRAIN,
 	CPUHP_RCU_SYNC,
 	CPUHP_SCHED,
@@ -191,11 +199,17 @@ static const struct cpuhp_step cpuhp_steps[CPUHP_NR_STEPS] = {
 				 .once_left = true},
 	/* Power on and wait for it / wait until AFFINITY_INFO says off. */
 	[CPUHP_BRINGUP] = {"arch:power", __cpu_up, __cpu_die},
-	/* On the CPU itself. */
+	/*
+	 * On the CPU itself. RCU first up and last down: the CPU's other
+	 * steps (its pending cross-CPU calls among them) are read-side
+	 * sections that RCU must still wait for.
+	 */
+	[CPUHP_AP_RCU] = {"rcu:starting", rcu_starting, rcu_dying, true},
 	[CPUHP_AP_IRQCHIP] = {"irqchip:starting", irqchip_starting,
 			      irqchip_dying, true},
 	[CPUHP_AP_TICK] = {"tick:starting", tick_starting, tick_dying, true},
-	[CPUHP_AP_RCU] = {"rcu:starting", rcu_starting, rcu_dying, true},
+	/* Ask the CPU to run the steps above down, and wait for it. */
+	[CPUHP_TEARDOWN] = {"arch:teardown", NULL, __cpu_teardown},
 	/* Online, on a surviving CPU. */
 	/*
 	 * After the grace period: a waker that read the active bit before it
@@ -217,10 +231,18 @@ static const struct cpuhp_step cpuhp_steps[CPUHP_NR_STEPS] = {
 static DEFINE_MUTEX(cpu_add_remove_lock);
 static DEFINE_CPU_ARRAY(enum cpuhp_phase, cpu_phase);
 /*
- * After a down stopped at "not confirmed off": the highest step below
- * bring-up not yet undone; CPUHP_NR_STEPS when no down stopped there.
+ * How many steps of the table are done, from the first: 0 off,
+ * CPUHP_NR_STEPS online. Above CPUHP_TEARDOWN the CPU runs the kernel.
+ * Changed under cpu_add_remove_lock only.
  */
-static DEFINE_CPU_ARRAY(int, cpu_kept_from);
+static DEFINE_CPU_ARRAY(int, cpu_done);
+/* The once_left steps already ran for a down not confirmed off. */
+static DEFINE_CPU_ARRAY(bool, cpu_moved);
+
+static bool runs_kernel(unsigned int cpu)
+{
+	return cpu_done[cpu] > CPUHP_TEARDOWN;
+}
 
 #define HP_SAMPLES 64 /* latencies kept for the figures */
 
@@ -241,26 +263,56 @@ enum cpuhp_phase cpuhp_phase(unsigned int cpu)
 	return cpu < nr_cpu_ids ? READ_ONCE(cpu_phase[cpu]) : CPUHP_PHASE_OFF;
 }
 
-/* fail.up_step=NAME: that step of the next cpu_up() fails, once. */
-static char up_step_name[24];
+/*
+ * fail.up_step=NAME, fail.down_step=NAME: that step fails (-EIO) the
+ * next time it runs that way, once. Going down, only the steps that run
+ * while the CPU is still there may fail: below arch:teardown, a down step
+ * must not fail (arch:power's failure is fail.cpu_off's).
+ */
+static int step_fault_index(const char *val, bool up)
+{
+	for (int i = 0; i < CPUHP_NR_STEPS; i++) {
+		const struct cpuhp_step *st = &cpuhp_steps[i];
+
+		if (strcmp(st->name, val))
+			continue;
+		if (up)
+			return st->startup ? i : -1;
+		return st->teardown && i >= CPUHP_TEARDOWN ? i : -1;
+	}
+	return -1;
+}
 
 static int up_step_set(struct fault_point *fp, const char *val)
 {
-	const struct cpuhp_step *st;
+	int i = step_fault_index(val, true);
 
-	for (st = cpuhp_steps; st < cpuhp_steps + ARRAY_SIZE(cpuhp_steps); st++)
-		if (st->startup && !strcmp(st->name, val))
-			break;
-	if (st == cpuhp_steps + ARRAY_SIZE(cpuhp_steps))
+	if (i < 0)
 		return -EINVAL;
-	strlcpy(up_step_name, val, sizeof(up_step_name));
+	fp->arg[0] = i;
 	fp->times = 1;
 	pr_warn("step %s of the next CPU up will fail\n", val);
 	return 0;
 }
 DEFINE_FAULT(up_step, up_step_set,
-	     "NAME: step NAME (one with an up callback, e.g. sched:active) of "
-	     "the next cpu_up() fails with -EIO");
+	     "NAME: step NAME (one with an up callback, e.g. sched:active) "
+	     "fails with -EIO the next time a CPU comes up through it");
+
+static int down_step_set(struct fault_point *fp, const char *val)
+{
+	int i = step_fault_index(val, false);
+
+	if (i < 0)
+		return -EINVAL;
+	fp->arg[0] = i;
+	fp->times = 1;
+	pr_warn("step %s of the next CPU down will fail\n", val);
+	return 0;
+}
+DEFINE_FAULT(down_step, down_step_set,
+	     "NAME: step NAME (arch:teardown or one above it with a down "
+	     "callback, e.g. sched:drain) fails with -EIO the next time a CPU "
+	     "goes down through it");
 
 /* fail.alloc_up=N: the Nth allocation of the next cpu_up() fails. */
 static int alloc_up_set(struct fault_point *fp, const char *val)
@@ -277,19 +329,36 @@ static int alloc_up_set(struct fault_point *fp, const char *val)
 DEFINE_FAULT(alloc_up, alloc_up_set,
 	     "N: the Nth allocation (1-1000) of the next cpu_up() fails");
 
+static bool step_fails(int i, bool up)
+{
+	struct fault_point *fp = up ? &fault_up_step : &fault_down_step;
+
+	return fault_armed(fp) && fp->arg[0] == i && should_fail(fp);
+}
+
+/* The tests' hook: called before each step a surviving CPU runs. */
+static void (*step_hook)(unsigned int cpu, const char *step, bool up);
+
+void cpuhp_set_step_hook(void (*hook)(unsigned int cpu, const char *step,
+				      bool up))
+{
+	WRITE_ONCE(step_hook, hook);
+}
+
 static int do_step(unsigned int cpu, int i, bool up, int (*fn)(unsigned int))
 {
+	void (*hook)(unsigned int, const char *, bool) = READ_ONCE(step_hook);
 	u64 t0;
 	int err;
 
-	if (up && fault_armed(&fault_up_step) &&
-	    !strcmp(up_step_name, cpuhp_steps[i].name) &&
-	    should_fail(&fault_up_step)) {
-		pr_err("CPU%u: step %s fails going up (fault injected)\n", cpu,
-		       cpuhp_steps[i].name);
+	if (hook)
+		hook(cpu, cpuhp_steps[i].name, up);
+	if (step_fails(i, up)) {
+		pr_err("CPU%u: step %s fails going %s (fault injected)\n", cpu,
+		       cpuhp_steps[i].name, up ? "up" : "down");
 		return -EIO;
 	}
-	/* On-CPU steps too: the writer waits in arch:power meanwhile. */
+	/* On-CPU steps too: the writer waits in arch:teardown meanwhile. */
 	t0 = ktime_get_ns();
 	err = fn(cpu);
 	hp_stats.step_ns[i][up][(up ? hp_stats.ups : hp_stats.downs) %
@@ -338,102 +407,107 @@ void cpuhp_ap_teardown(unsigned int cpu)
 			run_step(cpu, i, false);
 }
 
-/*
- * The firmware did not confirm cpu off. If the CPU provably left the
- * kernel, it will never touch its callbacks and timers again: move them
- * now, or a synchronize_rcu() caller, an msleep() and rcu_barrier() wait
- * on them for ever. Only its stack and per-CPU area wait for the firmware.
- * Returns the highest step still to undo once it confirms.
- */
-static int down_unconfirmed(unsigned int cpu)
+/* Up from where cpu stands until `to` steps are done: 0, or the failing
+ * step's error with the steps before it done. */
+static int steps_up(unsigned int cpu, int to)
 {
-	int i = CPUHP_BRINGUP - 1;
+	for (int i = cpu_done[cpu]; i < to; i++) {
+		int err = cpuhp_steps[i].on_cpu ? 0 : run_step(cpu, i, true);
 
+		if (err)
+			return err;
+		cpu_done[cpu] = i + 1;
+	}
+	return 0;
+}
+
+/* Down until only `to` steps are done: 0, or the failing step's error
+ * with it still done. The on-CPU steps run inside arch:teardown. */
+static int steps_down(unsigned int cpu, int to)
+{
+	for (int i = cpu_done[cpu] - 1; i >= to; i--) {
+		const struct cpuhp_step *st = &cpuhp_steps[i];
+		int err = st->on_cpu || (st->once_left && cpu_moved[cpu])
+				  ? 0
+				  : run_step(cpu, i, false);
+
+		if (err)
+			return err;
+		cpu_done[cpu] = i;
+	}
+	cpu_moved[cpu] = false;
+	return 0;
+}
+
+/*
+ * arch:power's down failed: the firmware did not confirm cpu off. The
+ * CPU left the kernel before it reported (arch_cpu_left_kernel()), so it
+ * will never touch its callbacks and timers again: move them now, or a
+ * synchronize_rcu() caller, an msleep() and rcu_barrier() wait on them
+ * for ever. Only its stack and per-CPU area wait for the firmware.
+ */
+static void down_unconfirmed(unsigned int cpu)
+{
 	if (!arch_cpu_left_kernel(cpu)) {
 		pr_crit("CPU%u: never left the kernel: its callbacks and "
 			"timers stay with it\n",
 			cpu);
-		return i;
+		return;
 	}
-	for (; i >= 0 && cpuhp_steps[i].once_left; i--)
+	for (int i = CPUHP_BRINGUP - 1; i >= 0 && cpuhp_steps[i].once_left; i--)
 		run_step(cpu, i, false);
+	cpu_moved[cpu] = true;
 	pr_warn("CPU%u: left the kernel: its callbacks and timers moved, "
 		"its stack and per-CPU area wait for the firmware\n",
 		cpu);
-	return i;
 }
+
+/* How many times an operation may turn around (see cpuhp_run()). */
+#define CPUHP_TURNS 3
 
 /*
- * Down, running the down steps from top to 0; a failing step before the
- * CPU is gone undoes the ones done, up to top (it is online again).
+ * Take cpu from where it stands to `goal` steps done (0: off,
+ * CPUHP_NR_STEPS: online). A step that fails while the CPU runs the
+ * kernel turns the operation back towards the other end; one that
+ * fails on the way back turns it again, at most CPUHP_TURNS times. Each
+ * turn re-runs only steps that just worked, so a passing failure (a drain
+ * that timed out once, a CPU slow to take its request) ends at one end or
+ * the other. A failure while the CPU does not run the kernel ends it:
+ * an up that never started the CPU frees what it made; a down whose CPU
+ * the firmware never confirms off stops there.
+ * Returns 0 if cpu reached goal, else the first failing step's error.
  */
-static int cpuhp_down_from(unsigned int cpu, int top)
+static int cpuhp_run(unsigned int cpu, int goal)
 {
-	int err;
+	int back = goal ? 0 : CPUHP_NR_STEPS, target = goal, first = 0, err;
 
-	cpu_kept_from[cpu] = CPUHP_NR_STEPS;
-	for (int i = top; i >= 0; i--) {
-		if (cpuhp_steps[i].on_cpu)
-			continue;
-		err = run_step(cpu, i, false);
-		if (err && i > CPUHP_BRINGUP) { /* still running: undo */
-			for (int j = i + 1; j <= top; j++)
-				if (!cpuhp_steps[j].on_cpu)
-					run_step(cpu, j, true);
-			return err;
+	for (int turn = 0;; turn++) {
+		err = target > cpu_done[cpu] ? steps_up(cpu, target)
+					     : steps_down(cpu, target);
+		if (!err)
+			return target == goal ? 0 : first;
+		first = first ?: err;
+		if (!runs_kernel(cpu)) {
+			if (cpu_done[cpu] > CPUHP_BRINGUP)
+				down_unconfirmed(cpu);
+			else
+				steps_down(cpu, 0); /* never ran: free */
+			return first;
 		}
-		if (err) { /* not confirmed off: freeing its memory is unsafe */
-			cpu_kept_from[cpu] = down_unconfirmed(cpu);
-			return err;
+		if (turn == CPUHP_TURNS) {
+			pr_crit("CPU%u: stopped between steps, %d of %d done, "
+				"after %d turns: cpu_up() or cpu_down() "
+				"resumes from there\n",
+				cpu, cpu_done[cpu], CPUHP_NR_STEPS, turn);
+			return first;
 		}
+		target = target == goal ? back : goal;
+		pr_err("CPU%u: %s: taking it %s\n", cpu,
+		       turn ? "the way back failed too" : "it still runs",
+		       target ? "back up"
+			      : "down for real, before freeing its "
+				"memory");
 	}
-	return 0;
-}
-
-static int cpuhp_down(unsigned int cpu)
-{
-	return cpuhp_down_from(cpu, CPUHP_NR_STEPS - 1);
-}
-
-/*
- * Undo steps [0, last) of a failed up, newest first. Before bring-up
- * nothing runs on the CPU: free. After it, the CPU runs on its stack and
- * per-CPU area: take it down for real, so they are freed only once the
- * firmware confirms it off.
- */
-static void rollback(unsigned int cpu, int last)
-{
-	if (last > CPUHP_BRINGUP) {
-		pr_err("CPU%u: failed after bring-up: taking it down before "
-		       "freeing its memory\n",
-		       cpu);
-		if (cpuhp_down_from(cpu, last - 1))
-			pr_crit("CPU%u: the rollback's down failed: its memory "
-				"is kept\n",
-				cpu);
-		return;
-	}
-	for (int i = last - 1; i >= 0; i--)
-		if (!cpuhp_steps[i].on_cpu)
-			run_step(cpu, i, false);
-}
-
-/* The failing step's error is returned (-ENOMEM, -EIO, -ETIMEDOUT...). */
-static int cpuhp_up(unsigned int cpu)
-{
-	cpu_kept_from[cpu] = CPUHP_NR_STEPS;
-	for (int i = 0; i < CPUHP_NR_STEPS; i++) {
-		int err;
-
-		if (cpuhp_steps[i].on_cpu)
-			continue;
-		err = run_step(cpu, i, true);
-		if (err) {
-			rollback(cpu, i);
-			return err;
-		}
-	}
-	return 0;
 }
 
 static void record(u64 *ring, u64 count, u64 ns)
@@ -461,6 +535,20 @@ static void record_op(unsigned int cpu, bool up, u64 ns)
 	record(hp_stats.kernel_ns[up], hp_stats.fw_ops[up]++, ns - fw);
 }
 
+/* What cpu_done[] says, once an operation ended. */
+static enum cpuhp_phase phase_at_rest(unsigned int cpu)
+{
+	int done = cpu_done[cpu];
+
+	if (done == CPUHP_NR_STEPS)
+		return CPUHP_PHASE_ONLINE;
+	if (!done)
+		return CPUHP_PHASE_OFF;
+	if (done > CPUHP_BRINGUP && !runs_kernel(cpu))
+		return CPUHP_PHASE_UNCONFIRMED;
+	return CPUHP_PHASE_STOPPED;
+}
+
 /* Why cpu may not go down, or NULL. Caller holds cpu_add_remove_lock. */
 static const char *down_refusal(unsigned int cpu)
 {
@@ -485,7 +573,6 @@ static const char *down_refusal(unsigned int cpu)
 
 int cpu_down(unsigned int cpu)
 {
-	enum cpuhp_phase phase;
 	const char *why;
 	u64 t0;
 	int err;
@@ -503,18 +590,10 @@ int cpu_down(unsigned int cpu)
 	trace_cpuhp_op(cpu, false, false, 0);
 	cpus_write_lock();
 	WRITE_ONCE(cpu_phase[cpu], CPUHP_PHASE_GOING_DOWN);
-	err = cpuhp_down(cpu);
+	err = cpuhp_run(cpu, 0);
 	cpus_write_unlock();
 	trace_cpuhp_op(cpu, false, true, err);
-	/* A failure before the CPU left is undone (it is online again); one
-	 * after leaves it gone but not confirmed off. */
-	if (!err)
-		phase = CPUHP_PHASE_OFF;
-	else if (cpu_online(cpu))
-		phase = CPUHP_PHASE_ONLINE;
-	else
-		phase = CPUHP_PHASE_UNCONFIRMED;
-	WRITE_ONCE(cpu_phase[cpu], phase);
+	WRITE_ONCE(cpu_phase[cpu], phase_at_rest(cpu));
 	if (err) {
 		hp_stats.down_failed++;
 	} else {
@@ -538,9 +617,8 @@ static int finish_unconfirmed_down(unsigned int cpu)
 		       cpu);
 		return -EBUSY;
 	}
-	for (int i = cpu_kept_from[cpu]; i >= 0; i--)
-		if (!cpuhp_steps[i].on_cpu)
-			run_step(cpu, i, false);
+	cpu_done[cpu] = CPUHP_BRINGUP; /* arch:power's down, done now */
+	steps_down(cpu, 0);
 	WRITE_ONCE(cpu_phase[cpu], CPUHP_PHASE_OFF);
 	pr_info("CPU%u: confirmed off at last\n", cpu);
 	return 0;
@@ -548,7 +626,6 @@ static int finish_unconfirmed_down(unsigned int cpu)
 
 int cpu_up(unsigned int cpu)
 {
-	enum cpuhp_phase phase;
 	unsigned int fail_nth;
 	u64 t0;
 	int err;
@@ -575,19 +652,12 @@ int cpu_up(unsigned int cpu)
 	fail_nth = should_fail(&fault_alloc_up) ? fault_alloc_up.arg[0] : 0;
 	if (fail_nth)
 		current->fail_nth = fail_nth;
-	err = cpuhp_up(cpu);
+	err = cpuhp_run(cpu, CPUHP_NR_STEPS);
 	if (fail_nth)
 		current->fail_nth = 0;
 	cpus_write_unlock();
 	trace_cpuhp_op(cpu, true, true, err);
-	/* A failure after bring-up was a real down: it may be unconfirmed. */
-	if (!err || cpu_online(cpu))
-		phase = CPUHP_PHASE_ONLINE;
-	else if (cpu_kept_from[cpu] < CPUHP_BRINGUP)
-		phase = CPUHP_PHASE_UNCONFIRMED;
-	else
-		phase = CPUHP_PHASE_OFF;
-	WRITE_ONCE(cpu_phase[cpu], phase);
+	WRITE_ONCE(cpu_phase[cpu], phase_at_rest(cpu));
 	if (err)
 		hp_stats.up_failed++;
 	else
@@ -615,6 +685,7 @@ void cpu_maps_update_done(void)
 void cpuhp_boot_cpu_online(void)
 {
 	cpu_phase[0] = CPUHP_PHASE_ONLINE;
+	cpu_done[0] = CPUHP_NR_STEPS;
 }
 
 void hotplug_init(void)

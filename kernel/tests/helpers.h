@@ -11,6 +11,7 @@
 #include <kernel/psci.h>
 #include <kernel/rcupdate.h>
 #include <kernel/sched.h>
+#include <kernel/smp.h>
 #include <kernel/time.h>
 #include <kernel/timer.h>
 #include <kernel/wait.h>
@@ -157,6 +158,20 @@ static inline bool busy_reader_start(struct busy_reader *b, unsigned int cpu)
 	while (b->ran_on != (int)cpu + 1 && !completion_done(&b->done))
 		msleep(1);
 	return true;
+}
+
+static inline void note_cpu_call(void *p)
+{
+	*(volatile int *)p = raw_smp_processor_id() + 1;
+}
+
+/* Does cpu run the kernel, online: does it answer a cross-CPU call? */
+static inline bool cpu_answers(unsigned int cpu)
+{
+	int ran = 0;
+
+	return !smp_call_function_single(cpu, note_cpu_call, &ran, true) &&
+	       ran == (int)cpu + 1;
 }
 
 #endif

@@ -8,6 +8,7 @@
 #include <asm/barrier.h>
 #include <kernel/board.h>
 #include <kernel/cpu.h>
+#include <kernel/cpuhp.h>
 #include <kernel/current.h>
 #include <kernel/fault.h>
 #include <kernel/kunit.h>
@@ -564,6 +565,217 @@ static void hotplug_trusted_os_cpu_refused(struct kunit *test)
 	cpu_up_all();
 }
 
+/*
+ * A CPU late from a bring-up that gave up on it (fail.cpu_late) is still
+ * on when the retry's CPU_ON fails (ALREADY_ON, answered slowly:
+ * fail.cpu_on=CPU:ALREADY_ON:MS), and it claims the retry's start slot
+ * meanwhile. Does the retry wait for it and succeed, with the area and
+ * stack it runs on kept, rather than free them under it?
+ */
+static void hotplug_retry_claimed_by_late_cpu(struct kunit *test)
+{
+	unsigned int cpu = nr_cpu_ids - 1;
+	unsigned long old;
+	char val[32];
+
+	if (!have_down_cpus(test, 2) || !psci_checkable()) {
+		kunit_skip(test, "needs 2 CPUs and PSCI");
+		return;
+	}
+	KUNIT_ASSERT_EQ(test, cpu_down(cpu), 0);
+	/* Late by 2.5 timeouts; the retry's CPU_ON answers after 3. */
+	old = cpuhp_set_timeout_ms(1000);
+	snprintf(val, sizeof(val), "%u:2500", cpu);
+	KUNIT_ASSERT_EQ(test, fault_inject("cpu_late", val), 0);
+	KUNIT_EXPECT_EQ(test, cpu_up(cpu), -EIO);
+	KUNIT_EXPECT_EQ(test, cpuhp_phase(cpu), CPUHP_PHASE_OFF);
+	fault_clear("cpu_late");
+	snprintf(val, sizeof(val), "%u:ALREADY_ON:3000", cpu);
+	KUNIT_ASSERT_EQ(test, fault_inject("cpu_on", val), 0);
+	KUNIT_EXPECT_EQ(test, cpu_up(cpu), 0);
+	fault_clear("cpu_on");
+	cpuhp_set_timeout_ms(old);
+	KUNIT_EXPECT_TRUE(test, cpu_online(cpu));
+	KUNIT_EXPECT_EQ(test, cpuhp_phase(cpu), CPUHP_PHASE_ONLINE);
+	KUNIT_EXPECT_NOT_NULL(test, percpu_area(cpu));
+	KUNIT_EXPECT_EQ(test, psci_affinity_info(cpu_logical_map(cpu)),
+			PSCI_AFFINITY_ON);
+	KUNIT_EXPECT_TRUE(test, cpu_answers(cpu));
+	KUNIT_EXPECT_EQ(test, cpu_down(cpu), 0);
+	KUNIT_EXPECT_EQ(test, cpu_up(cpu), 0);
+	cpu_up_all();
+}
+
+/*
+ * A CPU going down stalls, interrupts off, before it takes its down
+ * request (fail.cpu_die_late): is the request withdrawn at the timeout,
+ * the down undone (online, active, answering), and does the stalled CPU
+ * stay when it wakes, rather than leave later as a straggler in the
+ * middle of the next CPU's down, whose report it could fake?
+ */
+static void hotplug_die_timeout_withdrawn(struct kunit *test)
+{
+	unsigned int cpu = nr_cpu_ids - 1, next = nr_cpu_ids - 2;
+	unsigned long old;
+	char val[32];
+	u64 t0;
+
+	if (!have_down_cpus(test, 3))
+		return;
+	old = cpuhp_set_timeout_ms(300);
+	snprintf(val, sizeof(val), "%u:1200", cpu);
+	KUNIT_ASSERT_EQ(test, fault_inject("cpu_die_late", val), 0);
+	t0 = ktime_get_ns();
+	KUNIT_EXPECT_EQ(test, cpu_down(cpu), -ETIMEDOUT);
+	fault_clear("cpu_die_late");
+	KUNIT_EXPECT_TRUE(test, cpu_online(cpu));
+	KUNIT_EXPECT_TRUE(test, cpu_active(cpu));
+	KUNIT_EXPECT_EQ(test, cpuhp_phase(cpu), CPUHP_PHASE_ONLINE);
+	KUNIT_EXPECT_NOT_NULL(test, percpu_area(cpu));
+	/*
+	 * The next CPU's down, started while the stalled one still stalls
+	 * (its grace period then waits for the stall to end): the old
+	 * straggler left then, online in every mask, and its report could
+	 * land in this down's.
+	 */
+	KUNIT_EXPECT_LT(test, (ktime_get_ns() - t0) / 1000000, 1200);
+	KUNIT_EXPECT_EQ(test, cpu_down(next), 0);
+	KUNIT_EXPECT_TRUE(test, cpu_online(cpu));
+	if (psci_checkable())
+		KUNIT_EXPECT_EQ(test, psci_affinity_info(cpu_logical_map(cpu)),
+				PSCI_AFFINITY_ON);
+	/* It woke past its stall (it took a call) and stayed. */
+	if (!test->failed)
+		KUNIT_EXPECT_TRUE(test, cpu_answers(cpu));
+	KUNIT_EXPECT_EQ(test, cpu_up(next), 0);
+	KUNIT_EXPECT_EQ(test, cpu_down(cpu), 0);
+	KUNIT_EXPECT_EQ(test, cpu_up(cpu), 0);
+	cpuhp_set_timeout_ms(old);
+	cpu_up_all();
+}
+
+/*
+ * The same stall after the CPU took its request (:claimed): it is on its
+ * way out, so is it waited for past the timeout, and the down completed?
+ */
+static void hotplug_die_claimed_waited_for(struct kunit *test)
+{
+	unsigned int cpu = nr_cpu_ids - 1;
+	unsigned long old;
+	char val[32];
+
+	if (!have_down_cpus(test, 2))
+		return;
+	old = cpuhp_set_timeout_ms(300);
+	snprintf(val, sizeof(val), "%u:900:claimed", cpu);
+	KUNIT_ASSERT_EQ(test, fault_inject("cpu_die_late", val), 0);
+	KUNIT_EXPECT_EQ(test, cpu_down(cpu), 0);
+	fault_clear("cpu_die_late");
+	cpuhp_set_timeout_ms(old);
+	KUNIT_EXPECT_FALSE(test, cpu_online(cpu));
+	KUNIT_EXPECT_EQ(test, cpuhp_phase(cpu), CPUHP_PHASE_OFF);
+	KUNIT_EXPECT_NULL(test, percpu_area(cpu));
+	if (psci_checkable())
+		KUNIT_EXPECT_EQ(test, psci_affinity_info(cpu_logical_map(cpu)),
+				PSCI_AFFINITY_OFF);
+	KUNIT_EXPECT_EQ(test, cpu_up(cpu), 0);
+}
+
+/*
+ * An up fails after bring-up (cpu:online), and the down that undoes it
+ * fails too while the CPU still runs (its drain times out). Is the CPU
+ * then brought up after all, its phase, masks and firmware agreeing,
+ * rather than recorded off while it runs?
+ */
+static void hotplug_failed_rollback_turns_up(struct kunit *test)
+{
+	unsigned int cpu = nr_cpu_ids - 1;
+
+	if (!have_down_cpus(test, 2))
+		return;
+	KUNIT_ASSERT_EQ(test, cpu_down(cpu), 0);
+	KUNIT_ASSERT_EQ(test, fault_inject("up_step", "cpu:online"), 0);
+	KUNIT_ASSERT_EQ(test, fault_inject("sched_drain", "1"), 0);
+	KUNIT_EXPECT_EQ(test, cpu_up(cpu), 0);
+	KUNIT_EXPECT_EQ(test, fault_times("up_step"), 0);
+	KUNIT_EXPECT_EQ(test, fault_times("sched_drain"), 0);
+	KUNIT_EXPECT_TRUE(test, cpu_online(cpu));
+	KUNIT_EXPECT_TRUE(test, cpu_active(cpu));
+	KUNIT_EXPECT_EQ(test, cpuhp_phase(cpu), CPUHP_PHASE_ONLINE);
+	KUNIT_EXPECT_NOT_NULL(test, percpu_area(cpu));
+	if (psci_checkable())
+		KUNIT_EXPECT_EQ(test, psci_affinity_info(cpu_logical_map(cpu)),
+				PSCI_AFFINITY_ON);
+	KUNIT_EXPECT_TRUE(test, cpu_answers(cpu));
+	KUNIT_EXPECT_EQ(test, cpu_down(cpu), 0);
+	KUNIT_EXPECT_EQ(test, cpu_up(cpu), 0);
+}
+
+/* Re-arms the step fault each time, so every way fails (the hook). */
+static void fail_every_way(unsigned int cpu, const char *step, bool up)
+{
+	if (up && !strcmp(step, "sched:active"))
+		fault_inject("up_step", "sched:active");
+	else if (!up && !strcmp(step, "sched:drain"))
+		fault_inject("down_step", "sched:drain");
+}
+
+/*
+ * Every way fails, up and back down, each time (a hook re-arms the
+ * faults). Does the up stop after its turns with the CPU between steps,
+ * said so (phase stopped, not online), and does a later cpu_up() resume
+ * from there, with no second area?
+ */
+static void hotplug_stopped_cpu_resumes(struct kunit *test)
+{
+	unsigned int cpu = nr_cpu_ids - 1;
+	void *area;
+
+	if (!have_down_cpus(test, 2))
+		return;
+	KUNIT_ASSERT_EQ(test, cpu_down(cpu), 0);
+	cpuhp_set_step_hook(fail_every_way);
+	KUNIT_EXPECT_EQ(test, cpu_up(cpu), -EIO);
+	cpuhp_set_step_hook(NULL);
+	fault_clear("up_step");
+	fault_clear("down_step");
+	KUNIT_EXPECT_EQ(test, cpuhp_phase(cpu), CPUHP_PHASE_STOPPED);
+	KUNIT_EXPECT_FALSE(test, cpu_online(cpu));
+	KUNIT_EXPECT_EQ(test, cpu_down(cpu), -EALREADY);
+	area = percpu_area(cpu);
+	KUNIT_EXPECT_NOT_NULL(test, area);
+	KUNIT_EXPECT_EQ(test, cpu_up(cpu), 0);
+	KUNIT_EXPECT_TRUE(test, percpu_area(cpu) == area);
+	KUNIT_EXPECT_EQ(test, cpuhp_phase(cpu), CPUHP_PHASE_ONLINE);
+	KUNIT_EXPECT_TRUE(test, cpu_answers(cpu));
+	KUNIT_EXPECT_EQ(test, cpu_down(cpu), 0);
+	KUNIT_EXPECT_EQ(test, cpu_up(cpu), 0);
+}
+
+/*
+ * fail.down_step refuses the steps below arch:teardown (they must not
+ * fail) and unknown names, and arms the others once.
+ */
+static void hotplug_down_step_fault_bounds(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, fault_inject("down_step", "percpu:area"),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, fault_inject("down_step", "arch:power"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, fault_inject("down_step", "nosuch"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, fault_times("down_step"), 0);
+	KUNIT_EXPECT_EQ(test, fault_inject("down_step", "arch:teardown"), 0);
+	KUNIT_EXPECT_EQ(test, fault_times("down_step"), 1);
+	fault_clear("down_step");
+	KUNIT_EXPECT_EQ(test, fault_inject("cpu_on", "1:DENIED:0"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, fault_inject("cpu_on", "1:DENIED:60001"),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, fault_inject("cpu_die_late", "1:0"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, fault_inject("cpu_die_late", "1:5:later"),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, fault_times("cpu_on"), 0);
+	KUNIT_EXPECT_EQ(test, fault_times("cpu_die_late"), 0);
+}
+
 static const struct kunit_case hotplug_fault_cases[] = {
 	KUNIT_CASE(hotplug_failed_up_rolls_back),
 	KUNIT_CASE(hotplug_up_survives_alloc_failures),
@@ -576,6 +788,12 @@ static const struct kunit_case hotplug_fault_cases[] = {
 	KUNIT_CASE(hotplug_fault_count_bounds),
 	KUNIT_CASE(hotplug_psci01_refuses_downs),
 	KUNIT_CASE(hotplug_trusted_os_cpu_refused),
+	KUNIT_CASE(hotplug_retry_claimed_by_late_cpu),
+	KUNIT_CASE(hotplug_die_timeout_withdrawn),
+	KUNIT_CASE(hotplug_die_claimed_waited_for),
+	KUNIT_CASE(hotplug_failed_rollback_turns_up),
+	KUNIT_CASE(hotplug_stopped_cpu_resumes),
+	KUNIT_CASE(hotplug_down_step_fault_bounds),
 	{},
 };
 

@@ -274,9 +274,9 @@ static void expect_time_order(struct kunit *test, const struct snapshot *s)
 
 /* The steps a surviving CPU runs for a down, in their order. */
 static const char *const down_steps[] = {
-	"cpu:online",  "kthreads:park", "sched:active",	 "rcu:sync",
-	"sched:drain", "arch:power",	"rcu:callbacks", "timers:dead",
-	"sched:idle",  "percpu:area",
+	"cpu:online",  "kthreads:park", "sched:active", "rcu:sync",
+	"sched:drain", "arch:teardown", "arch:power",	"rcu:callbacks",
+	"timers:dead", "sched:idle",	"percpu:area",
 };
 
 /*
