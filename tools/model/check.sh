@@ -14,6 +14,24 @@
 #   8 model_late_plain_mutant             PLAIN (the old code) must fail
 #   9 model_late_rollback_mutant          ROLLBACK_CLAIMED must fail
 #  10 model_late_mpidr_mutant             NO_MPIDR_CHECK must fail
+# and tools/model/cpu_on_retry.pml (a retry after a failed CPU_ON):
+#  11 model_retry                         the retry's exchange is checked
+#  12 model_retry_discard_mutant          DISCARD_BOOT_ERR (old) must fail
+# and tools/model/die_straggler.pml (a straggler after a die timeout):
+#  13 model_straggler                     per-CPU completion, withdrawal
+#  14 model_straggler_old_mutant          SHARED_COMPLETION_NO_WITHDRAW
+#                                         (the old code) must fail
+#  15 model_straggler_early_wake_mutant   the old code, re-init assertion
+#                                         off (NO_INIT_CHECK): must fail
+#  16 model_straggler_no_withdraw_mutant  NO_WITHDRAW must fail
+# and tools/model/gp_weak.pml (GP start, call_rcu(), idle; weak memory):
+#  17 model_gp_weak                       the fixed order holds
+#  18 model_gp_weak_current_mutant        CURRENT_ORDER must fail
+#  19 model_gp_weak_idle_enter_mutant     NO_MB_IDLE_ENTER must fail
+#  20 model_gp_weak_call_rcu_mutant       NO_MB_CALL_RCU must fail
+#  21 model_gp_weak_gp_start_mutant       NO_MB_GP_START must fail
+#  22 model_gp_weak_idle_exit_mutant      NO_MB_IDLE_EXIT must fail
+#  23 model_gp_weak_qsmask_mutant         NO_RELEASE_QSMASK must fail
 # Prints KTAP version 1; exits 0 only if all pass. Runs from any
 # directory; works in build/model/ under the repository root.
 set -u
@@ -60,7 +78,7 @@ diag() {
 
 fails=0
 echo "KTAP version 1"
-echo "1..10"
+echo "1..23"
 
 # The real model must pass: no error, and the whole depth searched.
 expect_clean() { # N NAME
@@ -134,5 +152,35 @@ expect_clean 7 model_late_arrival
 mutant_rejected 8 late_plain_mutant -DPLAIN "$late"
 mutant_rejected 9 late_rollback_mutant -DROLLBACK_CLAIMED "$late"
 mutant_rejected 10 late_mpidr_mutant -DNO_MPIDR_CHECK "$late"
+
+# 11-12: a retry of the same CPU after a failed CPU_ON.
+retry=$here/cpu_on_retry.pml
+run retry "" "-DSAFETY" "" "$retry"
+diag retry
+expect_clean 11 model_retry
+mutant_rejected 12 retry_discard_mutant -DDISCARD_BOOT_ERR "$retry"
+
+# 13-16: the straggler after a __cpu_die() timeout.
+straggler=$here/die_straggler.pml
+run straggler "" "-DSAFETY" "" "$straggler"
+diag straggler
+expect_clean 13 model_straggler
+mutant_rejected 14 straggler_old_mutant \
+	-DSHARED_COMPLETION_NO_WITHDRAW "$straggler"
+mutant_rejected 15 straggler_early_wake_mutant \
+	"-DSHARED_COMPLETION_NO_WITHDRAW -DNO_INIT_CHECK" "$straggler"
+mutant_rejected 16 straggler_no_withdraw_mutant -DNO_WITHDRAW "$straggler"
+
+# 17-23: the GP start against call_rcu() and idle, on weak memory.
+weak=$here/gp_weak.pml
+run gp_weak "" "-DSAFETY" "" "$weak"
+diag gp_weak
+expect_clean 17 model_gp_weak
+mutant_rejected 18 gp_weak_current_mutant -DCURRENT_ORDER "$weak"
+mutant_rejected 19 gp_weak_idle_enter_mutant -DNO_MB_IDLE_ENTER "$weak"
+mutant_rejected 20 gp_weak_call_rcu_mutant -DNO_MB_CALL_RCU "$weak"
+mutant_rejected 21 gp_weak_gp_start_mutant -DNO_MB_GP_START "$weak"
+mutant_rejected 22 gp_weak_idle_exit_mutant -DNO_MB_IDLE_EXIT "$weak"
+mutant_rejected 23 gp_weak_qsmask_mutant -DNO_RELEASE_QSMASK "$weak"
 
 [ "$fails" = 0 ]
