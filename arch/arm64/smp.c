@@ -17,7 +17,8 @@
  * Exactly one side empties the slot, so exactly one CPU completes each
  * attempt's cpu_running: the one that claimed it, while its attempt
  * still waits. Bring-ups are serialised by cpu_add_remove_lock, so one
- * secondary_data serves all. tools/model/late_arrival.pml checks this.
+ * secondary_data serves all. tools/model/late_arrival.pml checks this,
+ * and cpu_on_retry.pml a retry whose CPU_ON fails.
  */
 #define pr_fmt(fmt) "smp: " fmt
 #include <asm/arch_timer.h>
@@ -409,7 +410,8 @@ void secondary_start_kernel(void)
  * Exactly one side clears the flag, so a CPU leaves only while its down
  * waits for it, and no report outlives its down. Each CPU has its own
  * completion: a late report can never wake another CPU's down, nor meet
- * an init_completion() of the next one. tools/model/ checks this.
+ * an init_completion() of the next one. tools/model/die_straggler.pml
+ * checks this.
  */
 static DEFINE_CPU_ARRAY(bool, should_die);
 static DEFINE_CPU_ARRAY(struct completion, cpu_died);

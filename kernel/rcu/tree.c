@@ -43,7 +43,7 @@
  * before and after its increment; idle exit, after it. The updater that
  * read g - 1 then stored before g began, so g's sampler sees its store
  * if it sees the CPU idle, and that CPU's reader after the idle exit
- * sees it too (tools/model/ checks the order with store buffers).
+ * sees it too (tools/model/gp_weak.pml checks it with store buffers).
  *
  * Hotplug: a CPU joins rcu_state.cpus when it arrives, so from the next
  * GP on; on its way down it leaves by itself (rcu_report_dead()), after
