@@ -43,6 +43,7 @@ REQUIREMENTS=(
   "cmd:python3:python3"
   "cmd:gcc:gcc"
   "cmd:make:make"
+  "file:/usr/lib/x86_64-linux-gnu/libtsan.so.2:libtsan2"
   "file:/usr/include/stdio.h:libc6-dev"
   "file:/usr/lib/aarch64-linux-gnu/libfdt.a:libfdt-dev:arm64"
   "file:/usr/include/libfdt.h:libfdt-dev:arm64"

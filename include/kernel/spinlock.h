@@ -4,8 +4,8 @@
  * while others spin, and a spinlock section is an RCU read-side section).
  *
  * next is taken with a relaxed fetch-add; the acquire is the load of owner
- * that sees our ticket, paired with the store-release of owner in
- * spin_unlock() by the previous holder.
+ * that sees our ticket (spin_trylock(): that sees the lock free), paired
+ * with the store-release of owner in spin_unlock() by the previous holder.
  */
 #ifndef KERNEL_SPINLOCK_H
 #define KERNEL_SPINLOCK_H
@@ -36,9 +36,18 @@ static inline void spin_lock(spinlock_t *lock)
 	arch_spin_lock(lock);
 }
 
+/*
+ * The lock is free when next == owner: take ticket owner if next still
+ * is. The acquire that orders us after the previous holder is the load
+ * of owner, paired with the store-release in its spin_unlock(), as in
+ * arch_spin_lock(): next is never written with release (fetch-add and
+ * this CAS), so the CAS's acquire alone would pair with nothing. The CAS
+ * succeeding means no ticket was taken since owner was read, so owner
+ * has not moved: the lock was free, and we hold it.
+ */
 static inline bool arch_spin_trylock(spinlock_t *lock)
 {
-	u16 owner = __atomic_load_n(&lock->owner, __ATOMIC_RELAXED);
+	u16 owner = __atomic_load_n(&lock->owner, __ATOMIC_ACQUIRE);
 	u16 expect = owner;
 
 	return __atomic_compare_exchange_n(&lock->next, &expect,
