@@ -12,6 +12,7 @@
 #include <kernel/board.h>
 #include <kernel/cpu.h>
 #include <kernel/devicetree.h>
+#include <kernel/fault.h>
 #include <kernel/irq.h>
 #include <kernel/mm.h>
 #include <kernel/percpu.h>
@@ -19,6 +20,7 @@
 #include <kernel/printk.h>
 #include <kernel/spinlock.h>
 #include <kernel/time.h>
+#include <lib/cmdline.h>
 #include <lib/errno.h>
 #include <lib/kernel.h>
 #include <lib/printf.h>
@@ -369,15 +371,66 @@ static int irq_route(unsigned int irq, unsigned int cpu)
 	return err;
 }
 
+/* How many times a dying CPU has moved its SPIs away (fail.irq_affinity
+ * waits for one); written under irq_desc_lock. */
+static unsigned long irq_migrations;
+
+/*
+ * fail.irq_affinity=MS: the next irq_set_affinity() that finds its CPU
+ * online waits there, before it routes, until a dying CPU has migrated
+ * its SPIs away or MS ms have passed: an interrupt or a preempted vCPU
+ * between the check and the route, which QEMU gives on no demand. The
+ * check and the route being under irq_desc_lock, which the migration
+ * takes too, the migration cannot come in between: the wait runs out.
+ */
+static int irq_affinity_fault_set(struct fault_point *fp, const char *val)
+{
+	unsigned long ms;
+
+	if (cmdline_parse_ulong(val, &ms) || !ms || ms > 10000)
+		return -EINVAL;
+	fp->arg[0] = (long)ms;
+	fp->times = 1;
+	return 0;
+}
+DEFINE_FAULT(irq_affinity, irq_affinity_fault_set,
+	     "MS: the next irq_set_affinity() to an online CPU waits between "
+	     "its online check and the route until a CPU going down has "
+	     "migrated its SPIs (at most MS ms, 1-10000)");
+
+static void irq_affinity_fault(void)
+{
+	unsigned long seen = READ_ONCE(irq_migrations);
+	unsigned long us, max_us;
+
+	if (!should_fail(&fault_irq_affinity))
+		return;
+	max_us = (unsigned long)fault_irq_affinity.arg[0] * 1000;
+	for (us = 0; us < max_us && READ_ONCE(irq_migrations) == seen; us += 10)
+		udelay(10);
+}
+
+/*
+ * The online check is under irq_desc_lock, which
+ * irq_migrate_all_off_this_cpu() holds while it moves a dying CPU's SPIs
+ * away. That CPU is out of cpu_online_mask before it migrates, so either
+ * we route first and the migration moves the SPI on, or the migration
+ * went first and its unlock, paired with our lock, shows us the bit
+ * clear. Checked before the lock, the SPI could be routed to a CPU whose
+ * interrupts had already been migrated off.
+ */
 int irq_set_affinity(unsigned int irq, unsigned int cpu)
 {
 	unsigned long flags;
-	int err;
+	int err = -EINVAL;
 
-	if (!irq_is_spi(irq) || cpu >= NR_CPUS || !cpu_online(cpu))
+	if (!irq_is_spi(irq) || cpu >= NR_CPUS)
 		return -EINVAL;
 	spin_lock_irqsave(&irq_desc_lock, flags);
-	err = irq_route(irq, cpu);
+	if (cpu_online(cpu)) {
+		irq_affinity_fault();
+		err = irq_route(irq, cpu);
+	}
 	spin_unlock_irqrestore(&irq_desc_lock, flags);
 	return err;
 }
@@ -403,10 +456,13 @@ void irq_migrate_all_off_this_cpu(void)
 		pr_warn("CPU%u: no other online CPU to take its SPIs\n", me);
 		return;
 	}
+	/* The lock irq_set_affinity() checks cpu_online() under: a route
+	 * to us set before is moved here, none is set after. */
 	spin_lock_irqsave(&irq_desc_lock, flags);
 	for (irq = IRQ_FIRST_SPI; irq < irqchip->nr_irqs; irq++)
 		if (irq_desc[irq].affinity == (int)me && irq_route(irq, target))
 			pr_warn("IRQ %u: cannot move to CPU%u\n", irq, target);
+	WRITE_ONCE(irq_migrations, irq_migrations + 1);
 	spin_unlock_irqrestore(&irq_desc_lock, flags);
 }
 

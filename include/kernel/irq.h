@@ -100,6 +100,9 @@ void free_irq(unsigned int irq);
 int irq_set_type(unsigned int irq, unsigned int type);
 /* Set or clear an interrupt's pending state (tests): see set_pending. */
 int irq_set_pending(unsigned int irq, bool pending);
+/* Route an SPI to an online CPU; -EINVAL if cpu is not online. Ordered
+ * with irq_migrate_all_off_this_cpu(): a CPU going down gets no SPI
+ * routed to it after its own were migrated off. */
 int irq_set_affinity(unsigned int irq, unsigned int cpu);
 /* The CPU an SPI is routed to, or -1. */
 int irq_get_affinity(unsigned int irq);

@@ -9,6 +9,8 @@
 #include <kernel/arch_timer.h>
 #include <kernel/cpu.h>
 #include <kernel/cpu_array.h>
+#include <kernel/current.h>
+#include <kernel/fault.h>
 #include <kernel/irq.h>
 #include <kernel/kunit.h>
 #include "helpers.h"
@@ -363,6 +365,105 @@ static void irq_migrate_moves_every_spi_away(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, left, 0);
 }
 
+struct affinity_call {
+	unsigned int irq, cpu;
+	int err;
+	struct completion done;
+};
+
+static int set_affinity_fn(void *p)
+{
+	struct affinity_call *c = p;
+
+	c->err = irq_set_affinity(c->irq, c->cpu);
+	complete(&c->done);
+	return 0;
+}
+
+/* The first online CPU not in the mask (NR_CPUS if none). */
+static unsigned int online_cpu_not_in(const struct cpumask *mask)
+{
+	unsigned int cpu;
+
+	for_each_online_cpu (cpu)
+		if (!cpumask_test_cpu(cpu, mask))
+			return cpu;
+	return NR_CPUS;
+}
+
+#define AFFINITY_HOLD_MS "500" /* fail.irq_affinity: time for the migration */
+
+/*
+ * Can irq_set_affinity() route an SPI to a CPU going down after that
+ * CPU's SPIs were migrated off? fail.irq_affinity holds a call to it
+ * between its online check (passed: the CPU is up) and the route until
+ * the dying CPU has migrated (or 500 ms), while that CPU goes down: the SPI
+ * must end on an online CPU and reach its handler there. Once the CPU is
+ * down, is a route to it refused, the route left as it was?
+ */
+static void irq_set_affinity_orders_with_cpu_down(struct kunit *test)
+{
+	struct affinity_call c = {.irq = TEST_SPI};
+	struct cpumask used;
+	unsigned int victim = nr_cpu_ids - 1, me, runner;
+	struct task_struct *t;
+	int old, routed, down_err;
+
+	if (!need_spi_pending(test) || !have_down_cpus(test, 3) ||
+	    !cpu_online(victim))
+		return;
+	cpumask_clear(&used);
+	cpumask_set_cpu(victim, &used);
+	me = online_cpu_not_in(&used);
+	cpumask_set_cpu(me, &used);
+	runner = online_cpu_not_in(&used);
+	mask_of(&used, me);
+	set_cpus_allowed(current, &used);
+	probe_reset();
+	old = irq_get_affinity(TEST_SPI);
+	KUNIT_ASSERT_EQ(test, irq_set_type(TEST_SPI, IRQ_TYPE_EDGE_RISING), 0);
+	KUNIT_ASSERT_EQ(
+		test, request_irq(TEST_SPI, probe_handler, "test-spi", &probe),
+		0);
+	c.cpu = victim;
+	init_completion(&c.done);
+	t = kthread_create(set_affinity_fn, &c, "irqaff/%u", runner);
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	kthread_bind(t, runner);
+	KUNIT_ASSERT_EQ(test, fault_inject("irq_affinity", AFFINITY_HOLD_MS),
+			0);
+	wake_up_process(t);
+	/* Its one firing taken: the call passed its check and is held. */
+	KUNIT_EXPECT_TRUE(test,
+			  wait_for(fault_times("irq_affinity") == 0, WAIT_US));
+	down_err = cpu_down(victim);
+	wait_for_completion(&c.done);
+	fault_clear("irq_affinity");
+	routed = irq_get_affinity(TEST_SPI);
+	irq_set_pending(TEST_SPI, true);
+	wait_for(READ_ONCE(probe.hits) >= 1, WAIT_US);
+
+	KUNIT_EXPECT_EQ(test, down_err, 0);
+	KUNIT_EXPECT_EQ(test, c.err, 0);
+	if (!KUNIT_EXPECT_TRUE(test, routed >= 0 && cpu_online(routed)))
+		kunit_info(test, "SPI %u routed to CPU%d, down", TEST_SPI,
+			   routed);
+	KUNIT_EXPECT_EQ(test, probe.hits, 1);
+	KUNIT_EXPECT_EQ(test, probe.cpu, routed);
+	if (!down_err) {
+		KUNIT_EXPECT_EQ(test, irq_set_affinity(TEST_SPI, victim),
+				-EINVAL);
+		KUNIT_EXPECT_EQ(test, irq_get_affinity(TEST_SPI), routed);
+	}
+
+	free_irq(TEST_SPI);
+	irq_set_pending(TEST_SPI, false);
+	irq_set_type(TEST_SPI, IRQ_TYPE_LEVEL_HIGH);
+	cpu_up_all();
+	irq_set_affinity(TEST_SPI, old);
+	set_cpus_allowed(current, cpu_possible_mask);
+}
+
 #define ISR_EL1_I BIT(7) /* an IRQ is signalled to this CPU */
 
 static bool irq_signalled(void)
@@ -438,6 +539,7 @@ static const struct kunit_case irq_cases[] = {
 	KUNIT_CASE(irq_spi_runs_where_it_is_routed),
 	KUNIT_CASE(irq_sgi_reaches_every_other_cpu),
 	KUNIT_CASE(irq_migrate_moves_every_spi_away),
+	KUNIT_CASE(irq_set_affinity_orders_with_cpu_down),
 	KUNIT_CASE(irq_cpu_off_holds_interrupts_until_cpu_init),
 	KUNIT_CASE(irq_show_interrupts_lists_requested),
 	{},
