@@ -15,6 +15,7 @@
 #include <kernel/cpu.h>
 #include <kernel/cpu_array.h>
 #include <kernel/devicetree.h>
+#include <kernel/fault.h>
 #include <kernel/irq.h>
 #include <kernel/percpu.h>
 #include <kernel/preempt.h>
@@ -24,11 +25,15 @@
 #include <libfdt.h>
 #include <lib/errno.h>
 #include <lib/fdt.h>
+#include <string.h>
 
 #include "irq-gic-common.h"
 
 #define GICD_CTLR_RWP BIT(31)
 #define GICD_CTLR_ARE_NS BIT(4)
+/* One security state: GICR_WAKER is ours. Reads 0 from Non-secure when
+ * there are two (the bit is not in the Non-secure view of GICD_CTLR). */
+#define GICD_CTLR_DS BIT(6)
 /* Group 1 enables: bit 1 in the non-secure view (or with one security
  * state), bit 0 with one security state is group 0, harmless as unused. */
 #define GICD_CTLR_ENABLE_G1A BIT(1)
@@ -90,17 +95,59 @@ static struct {
 	int nr_regions;
 	u64 stride; /* from "redistributor-stride"; 0: from GICR_TYPER */
 	int nr_rdists;
+	bool one_security_state; /* GICD_CTLR.DS: no secure firmware's GIC */
 	/* ICFGR read-modify-writes of the distributor. */
 	spinlock_t lock;
 } gic;
 /* Each CPU's RD_base, found by that CPU in cpu_init. */
 static DEFINE_CPU_ARRAY(void *, gic_rdist);
 
-/* Wait until (readl(reg) & bit) == want; false on timeout (printed). */
-static bool gic_wait_bit(void *reg, u32 bit, bool want, const char *what)
+/*
+ * fail.gic_waker=ro: GICR_WAKER reads as 0 and ignores writes, as the
+ * Non-secure kernel sees it when the GIC has two security states
+ * (GICD_CTLR.DS=0) and secure firmware owns the redistributors' power.
+ * QEMU lets Non-secure write it even then, so a board's view is made
+ * here, at the register's only accessors.
+ */
+static int gic_waker_fault_set(struct fault_point *fp, const char *val)
+{
+	if (strcmp(val, "ro"))
+		return -EINVAL;
+	fp->times = FAULT_FOREVER;
+	return 0;
+}
+DEFINE_FAULT(gic_waker, gic_waker_fault_set,
+	     "ro: GICv3's GICR_WAKER reads 0 and ignores writes, as the "
+	     "kernel sees it under secure firmware (GICD_CTLR.DS=0)");
+
+static u32 gic_readl(void *reg)
+{
+	return readl_relaxed(reg);
+}
+
+/* GICR_WAKER of the redistributor at rd. */
+static u32 gic_waker_read(void *rd)
+{
+	if (fault_armed(&fault_gic_waker))
+		return 0;
+	return readl_relaxed(rd + GICR_WAKER);
+}
+
+static void gic_waker_write(void *rd, u32 val)
+{
+	if (!fault_armed(&fault_gic_waker))
+		writel_relaxed(val, rd + GICR_WAKER);
+}
+
+/*
+ * Wait until (read(at) & bit) == want, for at most GIC_WAIT_US; false on
+ * timeout (printed).
+ */
+static bool gic_wait_bit(u32 (*read)(void *at), void *at, u32 bit, bool want,
+			 const char *what)
 {
 	for (int us = 0; us < GIC_WAIT_US; us++) {
-		if (!!(readl_relaxed(reg) & bit) == want)
+		if (!!(read(at) & bit) == want)
 			return true;
 		udelay(1);
 	}
@@ -110,7 +157,7 @@ static bool gic_wait_bit(void *reg, u32 bit, bool want, const char *what)
 
 static void gic_dist_wait_rwp(void)
 {
-	gic_wait_bit(gic.dist + GICD_CTLR, GICD_CTLR_RWP, false,
+	gic_wait_bit(gic_readl, gic.dist + GICD_CTLR, GICD_CTLR_RWP, false,
 		     "distributor RWP");
 }
 
@@ -154,8 +201,8 @@ static void gic_disable(unsigned int irq)
 	if (irq >= IRQ_FIRST_SPI)
 		gic_dist_wait_rwp();
 	else
-		gic_wait_bit(base - GICR_SGI_BASE + GICR_CTLR, GICR_CTLR_RWP,
-			     false, "redistributor RWP");
+		gic_wait_bit(gic_readl, base - GICR_SGI_BASE + GICR_CTLR,
+			     GICR_CTLR_RWP, false, "redistributor RWP");
 }
 
 static void gic_set_type(unsigned int irq, unsigned int type)
@@ -287,19 +334,32 @@ static u32 mpidr_to_aff32(u64 mpidr)
 	       MPIDR_AFF(mpidr, 1) << 8 | MPIDR_AFF(mpidr, 0);
 }
 
-/* Clear or set ProcessorSleep and wait for ChildrenAsleep to follow. */
-static void gic_rdist_sleep(void *rd, bool sleep)
+/*
+ * Wake the redistributor: clear ProcessorSleep, wait for ChildrenAsleep
+ * to follow. Where GICR_WAKER is RAZ/WI to us (secure firmware owns it)
+ * both read 0 at once: the firmware woke it before it let the CPU run.
+ */
+static void gic_rdist_wake(void *rd)
 {
-	u32 val = readl_relaxed(rd + GICR_WAKER);
+	gic_waker_write(rd, gic_waker_read(rd) & ~GICR_WAKER_PROCESSOR_SLEEP);
+	gic_wait_bit(gic_waker_read, rd, GICR_WAKER_CHILDREN_ASLEEP, false,
+		     "redistributor to wake");
+}
 
-	if (sleep)
-		val |= GICR_WAKER_PROCESSOR_SLEEP;
-	else
-		val &= ~GICR_WAKER_PROCESSOR_SLEEP;
-	writel_relaxed(val, rd + GICR_WAKER);
-	gic_wait_bit(rd + GICR_WAKER, GICR_WAKER_CHILDREN_ASLEEP, sleep,
-		     sleep ? "redistributor to sleep"
-			   : "redistributor to wake");
+/*
+ * Put it to sleep, if GICR_WAKER is ours to write: ProcessorSleep must
+ * read back set, as Linux's gic_enable_redist() checks. RAZ/WI (secure
+ * firmware, GICD_CTLR.DS=0), it is the firmware's to do, and waiting for
+ * a ChildrenAsleep that never comes would spin GIC_WAIT_US with
+ * interrupts off.
+ */
+static void gic_rdist_sleep(void *rd)
+{
+	gic_waker_write(rd, gic_waker_read(rd) | GICR_WAKER_PROCESSOR_SLEEP);
+	if (!(gic_waker_read(rd) & GICR_WAKER_PROCESSOR_SLEEP))
+		return;
+	gic_wait_bit(gic_waker_read, rd, GICR_WAKER_CHILDREN_ASLEEP, true,
+		     "redistributor to sleep");
 }
 
 /* The system-register CPU interface; false if firmware keeps it off. */
@@ -341,21 +401,32 @@ static void gic_cpu_init(void)
 		return;
 	}
 	gic_rdist[cpu] = rd;
-	gic_rdist_sleep(rd, false);
+	gic_rdist_wake(rd);
 	writel_relaxed(~0U, rd + GICR_SGI_BASE + GICD_IGROUPR);
 	gic_cpu_config(rd + GICR_SGI_BASE);
-	gic_wait_bit(rd + GICR_CTLR, GICR_CTLR_RWP, false, "redistributor RWP");
+	gic_wait_bit(gic_readl, rd + GICR_CTLR, GICR_CTLR_RWP, false,
+		     "redistributor RWP");
 	gic_cpu_sys_reg_init();
 }
 
+/*
+ * Going down: the CPU interface stops taking group 1 interrupts. The
+ * redistributor is left awake, as Linux leaves it on CPU hotplug: its
+ * power is the firmware's. Under secure firmware (GICD_CTLR.DS=0)
+ * GICR_WAKER is not even writable by us, and TF-A's CPU_OFF marks it
+ * asleep itself (gicv3_cpuif_disable()) before the core goes. With one
+ * security state (DS=1, QEMU's own PSCI) we could, but this CPU still
+ * runs kernel code after this step (smpcfd_dying_cpu(), the complete()
+ * that wakes the waiter) and sends SGIs: ProcessorSleep is for a CPU
+ * interface already quiescent, not one that still generates. Left
+ * awake, it holds what arrives for its CPU until cpu_init, which wakes
+ * it (nothing to do then) before group 1 is enabled again. Only the
+ * emulated power-down (cpu_lose_context) puts it to sleep.
+ */
 static void gic_cpu_off(void)
 {
-	void *rd = gic_rdist[smp_processor_id()];
-
 	write_sysreg_s(0, ICC_IGRPEN1_EL1);
 	isb();
-	if (rd)
-		gic_rdist_sleep(rd, true);
 }
 
 /*
@@ -368,7 +439,7 @@ static void gic_cpu_resume(void)
 
 	if (!rd)
 		return;
-	gic_rdist_sleep(rd, false);
+	gic_rdist_wake(rd);
 	gic_cpu_sys_reg_init();
 }
 
@@ -385,7 +456,23 @@ static void gic_cpu_lose_context(void)
 		       ICC_CTLR_EL1);
 	isb();
 	if (rd)
-		gic_rdist_sleep(rd, true);
+		gic_rdist_sleep(rd);
+}
+
+/*
+ * For tests: cpu's redistributor asleep (ChildrenAsleep, as read now)?
+ * -EPERM where GICR_WAKER is the firmware's: two security states (RAZ/WI
+ * to us on hardware, though QEMU shows it), or fail.gic_waker=ro.
+ */
+static int gic_cpu_asleep(unsigned int cpu)
+{
+	void *rd = cpu < nr_cpu_ids ? gic_rdist[cpu] : NULL;
+
+	if (!rd)
+		return -ENODEV;
+	if (!gic.one_security_state || fault_armed(&fault_gic_waker))
+		return -EPERM;
+	return !!(gic_waker_read(rd) & GICR_WAKER_CHILDREN_ASLEEP);
 }
 
 static int gic_xlate(const struct dt_irq *spec, unsigned int *irq,
@@ -410,6 +497,7 @@ static struct irqchip_ops gic_ops = {
 	.cpu_off = gic_cpu_off,
 	.cpu_resume = gic_cpu_resume,
 	.cpu_lose_context = gic_cpu_lose_context,
+	.cpu_asleep = gic_cpu_asleep,
 	.enable = gic_enable,
 	.disable = gic_disable,
 	.set_type = gic_set_type,
@@ -437,6 +525,8 @@ static void gic_dist_init(void)
 			       GICD_CTLR_ENABLE_G1,
 		       gic.dist + GICD_CTLR);
 	gic_dist_wait_rwp();
+	gic.one_security_state =
+		readl_relaxed(gic.dist + GICD_CTLR) & GICD_CTLR_DS;
 	for (i = IRQ_FIRST_SPI; i < gic.nr_lines; i++)
 		writeq_relaxed(aff, gic.dist + GICD_IROUTER + i * 8);
 }

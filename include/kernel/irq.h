@@ -45,8 +45,10 @@ struct irqchip_ops {
 	 * leaves SGIs enabled and PPIs disabled: enable_percpu_irq() after. */
 	void (*cpu_init)(void);
 	/* The calling CPU is going away: stop taking interrupts, turn its
-	 * CPU interface off (GICv3: mark its redistributor asleep). IRQs
-	 * masked, after irq_migrate_all_off_this_cpu() and tick_cpu_stop(). */
+	 * CPU interface off (GICv3: the redistributor's power is left to
+	 * the firmware's CPU_OFF). IRQs masked, after
+	 * irq_migrate_all_off_this_cpu() and tick_cpu_stop(); the CPU may
+	 * still send IPIs after it. */
 	void (*cpu_off)(void);
 	/* Back from a power-down (cpu_suspend()), IRQs masked: redo the
 	 * calling CPU's interface set-up that a power-down loses (the
@@ -57,6 +59,11 @@ struct irqchip_ops {
 	 * interface as a power-down and the firmware leave it (disabled,
 	 * priority mask 0), for cpu_resume to restore. IRQs masked. */
 	void (*cpu_lose_context)(void);
+	/* Tests: is cpu's part of the controller asleep (GICv3: its
+	 * redistributor's GICR_WAKER.ChildrenAsleep as read now)? 1 or 0;
+	 * -ENODEV if cpu has none set up, -EPERM if it is the firmware's
+	 * (GICv3 with two security states). NULL: no such state. */
+	int (*cpu_asleep)(unsigned int cpu);
 	void (*enable)(unsigned int irq); /* SPI: global; PPI: this CPU */
 	void (*disable)(unsigned int irq); /* SPI: global; PPI: this CPU */
 	void (*set_type)(unsigned int irq, unsigned int type);

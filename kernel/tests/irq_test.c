@@ -5,10 +5,12 @@
  * timer), so the tests need no device; the numbers below are free on QEMU
  * virt and raspi3b (where 42 is GPU interrupt 10, the V3D, not modelled).
  */
+#include <asm/arch_timer.h>
 #include <asm/sysreg.h>
 #include <kernel/arch_timer.h>
 #include <kernel/cpu.h>
 #include <kernel/cpu_array.h>
+#include <kernel/cpuhp.h>
 #include <kernel/current.h>
 #include <kernel/fault.h>
 #include <kernel/irq.h>
@@ -20,6 +22,7 @@
 #include <kernel/printk.h>
 #include <kernel/time.h>
 #include <kernel/timer.h>
+#include <kernel/trace.h>
 #include <lib/errno.h>
 #include <string.h>
 
@@ -507,6 +510,222 @@ static void irq_cpu_off_holds_interrupts_until_cpu_init(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, probe.hits, 1);
 }
 
+/* Tests of the GICv3 redistributor's power (GICR_WAKER). */
+static bool need_gicv3(struct kunit *test)
+{
+	if (!need_irqchip(test))
+		return false;
+	if (!strcmp(irqchip->name, "GICv3") && irqchip->cpu_asleep)
+		return true;
+	kunit_skip(test, "%s has no redistributors", irqchip->name);
+	return false;
+}
+
+/* Is what was logged since log_head read `since` free of timed-out
+ * waits of the GIC driver (as much of it as LOG_TAIL holds)? */
+static bool no_gic_timeout_since(struct kunit *test, u64 since)
+{
+	char *tail = kunit_kcalloc(test, LOG_TAIL, 1);
+	size_t n;
+
+	if (!tail)
+		return false;
+	n = log_read(tail, min(READ_ONCE(log_head) - since, LOG_TAIL - 1));
+	tail[n] = '\0';
+	return !strstr(tail, "timeout waiting for redistributor");
+}
+
+#define TRACE_READ 1024 /* a down and an up, and other categories on */
+
+/*
+ * How long cpu's own down step `name` took, in µs, from the trace of
+ * its ring (the dying CPU stamps the begin and the end); ~0 if absent.
+ */
+static u64 dying_step_us(struct kunit *test, unsigned int cpu, const char *name)
+{
+	struct trace_entry *e = kunit_kcalloc(test, TRACE_READ, sizeof(*e));
+	const struct trace_entry *begin = NULL;
+	unsigned int n, i, step;
+	u64 lost;
+
+	for (step = 0; step < 32; step++)
+		if (!strcmp(cpuhp_step_name(step), name))
+			break;
+	if (!e || step == 32)
+		return ~0ULL;
+	n = trace_read_cpu(cpu, e, TRACE_READ, &lost);
+	for (i = 0; i < n; i++) {
+		if (e[i].cpu != cpu || e[i].arg != step || e[i].x != 0)
+			continue;
+		if (e[i].type == TRACE_CPUHP_STEP_BEGIN)
+			begin = &e[i];
+		else if (e[i].type == TRACE_CPUHP_STEP_END && begin)
+			return (e[i].ts - begin->ts) * 1000000 /
+			       arch_timer_get_freq();
+	}
+	return ~0ULL;
+}
+
+/* A thread that sleeps on its CPU's timer, then says where it ran. */
+struct sleeper {
+	unsigned int cpu;
+	struct completion done;
+};
+
+static int sleeper_fn(void *p)
+{
+	struct sleeper *s = p;
+
+	msleep(20);
+	s->cpu = raw_smp_processor_id();
+	complete(&s->done);
+	return 0;
+}
+
+/* Does cpu take an IPI (an SGI) and wake a thread bound there by timer? */
+static void expect_cpu_takes_interrupts(struct kunit *test, unsigned int cpu)
+{
+	/* Static: a thread that never wakes must not outlive its struct. */
+	static struct sleeper s;
+	struct task_struct *t;
+	struct cpumask target;
+
+	probe_reset();
+	KUNIT_ASSERT_EQ(
+		test,
+		request_percpu_irq(TEST_SGI, probe_handler, "test-sgi", &probe),
+		0);
+	mask_of(&target, cpu);
+	irqchip->send_ipi(&target, TEST_SGI);
+	wait_for(READ_ONCE(probe_hits_on[cpu]) >= 1, WAIT_US);
+	free_irq(TEST_SGI);
+	KUNIT_EXPECT_EQ(test, probe_hits_on[cpu], 1);
+
+	s.cpu = NR_CPUS;
+	init_completion(&s.done);
+	t = kthread_create(sleeper_fn, &s, "irqsleep/%u", cpu);
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	kthread_bind(t, cpu);
+	wake_up_process(t);
+	KUNIT_EXPECT_TRUE(test, wait_for(completion_done(&s.done), WAIT_US));
+	KUNIT_EXPECT_EQ(test, READ_ONCE(s.cpu), cpu);
+}
+
+/* A GIC wait's bound (GIC_WAIT_US in the driver): 1 s. */
+#define GIC_WAIT_BOUND_US 1000000
+
+/*
+ * Under secure firmware GICR_WAKER is RAZ/WI to the kernel
+ * (fail.gic_waker=ro): does a CPU go down without waiting out the GIC's
+ * bound in its irqchip step for a ChildrenAsleep that never comes, and
+ * does it take IPIs and timer interrupts once back up? And an emulated
+ * power-down and resume on this CPU, without the wait either?
+ */
+static void irq_gicv3_waker_read_only_no_wait(struct kunit *test)
+{
+	unsigned int victim = nr_cpu_ids - 1, saved = READ_ONCE(trace_mask);
+	u64 step_us, t0, lose_us, log_from = READ_ONCE(log_head);
+	bool armed = fault_times("gic_waker"); /* by the command line */
+	unsigned long flags;
+	int err;
+
+	if (!need_gicv3(test) || !have_down_cpus(test, 2) ||
+	    !cpu_online(victim))
+		return;
+	KUNIT_ASSERT_EQ(test, trace_set(saved | TRACE_HOTPLUG), 0);
+	trace_clear();
+	KUNIT_ASSERT_EQ(test, fault_inject("gic_waker", "ro"), 0);
+	err = cpu_down(victim);
+	if (!err)
+		err = cpu_up(victim);
+	local_irq_save(flags);
+	t0 = ktime_get_ns();
+	irqchip->cpu_lose_context();
+	irqchip->cpu_resume();
+	lose_us = (ktime_get_ns() - t0) / 1000;
+	local_irq_restore(flags);
+	if (!armed)
+		fault_clear("gic_waker");
+	trace_set(saved);
+
+	KUNIT_EXPECT_EQ(test, err, 0);
+	step_us = dying_step_us(test, victim, "irqchip:starting");
+	kunit_info(test, "CPU%u's irqchip:starting down: %llu us (bound %u us)",
+		   victim, (unsigned long long)step_us, GIC_WAIT_BOUND_US);
+	KUNIT_EXPECT_LT(test, step_us, GIC_WAIT_BOUND_US / 2);
+	KUNIT_EXPECT_LT(test, lose_us, GIC_WAIT_BOUND_US / 2);
+	KUNIT_EXPECT_TRUE(test, no_gic_timeout_since(test, log_from));
+	if (!err)
+		expect_cpu_takes_interrupts(test, victim);
+	expect_cpu_takes_interrupts(test, raw_smp_processor_id());
+	cpu_up_all();
+}
+
+/* The kernel's to see and set (one security state), else skipped. */
+static bool rdist_power_is_ours(struct kunit *test, unsigned int cpu)
+{
+	if (irqchip->cpu_asleep(cpu) >= 0)
+		return true;
+	kunit_skip(test, "the firmware owns the redistributors' power");
+	return false;
+}
+
+/*
+ * With one security state (GICR_WAKER the kernel's, as under QEMU's own
+ * PSCI): is a redistributor left awake when its CPU goes down (its power
+ * is the firmware's CPU_OFF's; the dying CPU still sends IPIs after its
+ * irqchip step), still awake once it is back, the CPU taking interrupts?
+ */
+static void irq_gicv3_down_leaves_redistributor_awake(struct kunit *test)
+{
+	unsigned int victim = nr_cpu_ids - 1;
+	int after_down = -1, after_up = -1;
+	u64 log_from = READ_ONCE(log_head);
+
+	if (!need_gicv3(test) || !have_down_cpus(test, 2) ||
+	    !cpu_online(victim) || !rdist_power_is_ours(test, victim))
+		return;
+	if (KUNIT_EXPECT_EQ(test, cpu_down(victim), 0))
+		after_down = irqchip->cpu_asleep(victim);
+	if (KUNIT_EXPECT_EQ(test, cpu_up(victim), 0))
+		after_up = irqchip->cpu_asleep(victim);
+	KUNIT_EXPECT_EQ(test, after_down, 0);
+	KUNIT_EXPECT_EQ(test, after_up, 0);
+	KUNIT_EXPECT_TRUE(test, no_gic_timeout_since(test, log_from));
+	if (after_up >= 0)
+		expect_cpu_takes_interrupts(test, victim);
+	cpu_up_all();
+}
+
+/*
+ * With one security state: does an emulated power-down (the firmware's
+ * part, cpu_lose_context) still put this CPU's redistributor to sleep,
+ * and cpu_resume wake it, the CPU taking interrupts after?
+ */
+static void
+irq_gicv3_power_down_sleeps_and_wakes_redistributor(struct kunit *test)
+{
+	u64 log_from = READ_ONCE(log_head);
+	unsigned long flags;
+	int asleep, awake;
+	unsigned int me;
+
+	if (!need_gicv3(test) ||
+	    !rdist_power_is_ours(test, raw_smp_processor_id()))
+		return;
+	local_irq_save(flags);
+	me = smp_processor_id();
+	irqchip->cpu_lose_context();
+	asleep = irqchip->cpu_asleep(me);
+	irqchip->cpu_resume();
+	awake = irqchip->cpu_asleep(me);
+	local_irq_restore(flags);
+	KUNIT_EXPECT_EQ(test, asleep, 1);
+	KUNIT_EXPECT_EQ(test, awake, 0);
+	KUNIT_EXPECT_TRUE(test, no_gic_timeout_since(test, log_from));
+	expect_cpu_takes_interrupts(test, me);
+}
+
 /* Does show_interrupts() list a requested interrupt by name? */
 static void irq_show_interrupts_lists_requested(struct kunit *test)
 {
@@ -541,6 +760,9 @@ static const struct kunit_case irq_cases[] = {
 	KUNIT_CASE(irq_migrate_moves_every_spi_away),
 	KUNIT_CASE(irq_set_affinity_orders_with_cpu_down),
 	KUNIT_CASE(irq_cpu_off_holds_interrupts_until_cpu_init),
+	KUNIT_CASE(irq_gicv3_waker_read_only_no_wait),
+	KUNIT_CASE(irq_gicv3_down_leaves_redistributor_awake),
+	KUNIT_CASE(irq_gicv3_power_down_sleeps_and_wakes_redistributor),
 	KUNIT_CASE(irq_show_interrupts_lists_requested),
 	{},
 };
