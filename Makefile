@@ -60,7 +60,7 @@ debug-y := $(addprefix kernel/debug/, panic.o kallsyms.o stackprotector.o \
 	smp_processor_id.o lkdtm.o fault.o)
 tests-y := $(addprefix kernel/tests/, boot_test.o mm_test.o mmu_test.o \
 	smp_test.o sched_test.o rcu_test.o hotplug_test.o hotplug_fault_test.o \
-	hotplug_readers_test.o irq_test.o timer_test.o governor_test.o \
+	hotplug_readers_test.o hotplug_sweep_test.o irq_test.o timer_test.o governor_test.o \
 	psci_test.o trace_test.o cpuidle_test.o sched_pack_test.o suspend_test.o)
 lib-y := $(addprefix lib/, string.o vsprintf.o bitmap.o cpumask.o \
 	cmdline.o fdt.o stats.o)
@@ -75,7 +75,7 @@ OBJS := $(addprefix $(B)/,$(arch-y) $(kernel-y) $(mm-y) $(sched-y) \
 	$(rcu-y) $(hotplug-y) $(trace-y) $(power-y) $(debug-y) $(tests-y) $(lib-y) \
 	$(drivers-y))
 
-.PHONY: all run test host-test board-test sdcard model torture fuzz power bench bench-scale bench-linux trace test-scale nr-cpus-cost clean help setup gdb FORCE
+.PHONY: all run test host-test board-test sdcard model sweep torture fuzz power bench bench-scale bench-linux trace test-scale nr-cpus-cost clean help setup gdb FORCE
 all: $(B)/Image $(B)/kernel.elf
 
 help:
@@ -100,6 +100,8 @@ help:
 	@echo "make host-test  host unit tests of lib/ (ASan + UBSan)"
 	@echo "make board-test board description over real DTBs vs dtc; SD-card images"
 	@echo "make model      spin model check of hotplug vs RCU (docs/model.md)"
+	@echo "make sweep      CPU down/up after every fault and pair of faults, each"
+	@echo "                reader design, PSCI and the pen (tools/sweep.py)"
 	@echo "make torture    RCU + hotplug tortures on -smp 4 and 8 until 10k cycles + 100k GPs"
 	@echo "make fuzz       libFuzzer on the device-tree code (FUZZ_TIME=600 s, docs/fuzzing.md)"
 	@echo "make sdcard BOARD=rpi3|rpi4|rpi5 [FIRMWARE=tfa] [APPEND=\"ARGS\"]"
@@ -247,6 +249,11 @@ sdcard: $(B)/Image
 	@test -n "$(BOARD)" || { echo "make sdcard BOARD=rpi3|rpi4|rpi5 [FIRMWARE=tfa]"; exit 2; }
 	tools/mksdcard.sh $(if $(FIRMWARE),--firmware $(FIRMWARE)) "$(BOARD)" $(B)/Image \
 		$(B)/sdcard-$(BOARD)$(if $(FIRMWARE),-$(FIRMWARE)).img "$(APPEND)"
+
+# The whole fault sweep (kernel/tests/hotplug_sweep_test.c): make test
+# runs a sample of it.
+sweep: all
+	tools/sweep.py
 
 # Promela model of cpu_down()/cpu_up() against RCU, checked with spin.
 # Long RCU + hotplug tortures (docs/reliability.md): TORTURE_GOAL per boot,

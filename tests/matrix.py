@@ -420,6 +420,14 @@ BOOTS = [
          ["--el2", "--gic", "3", "--smp", "4"],
          append="test=suspend poweroff",
          expect=(r"# suspend_lose_context_cycles: 4000 power-down cycles on 4 CPUs$",)),
+    # GICv3 as a board with secure firmware shows it to the kernel
+    # (GICD_CTLR.DS=0): GICR_WAKER reads 0 and ignores writes
+    # (fail.gic_waker=ro; QEMU lets it be written regardless). No down
+    # may wait for a redistributor to sleep; interrupts work after each up.
+    Boot("virt-gic3-waker-ro",
+         ["--smp", "4", "--gic", "3"],
+         append=f"fail.gic_waker=ro test=irq,{HOTPLUG} poweroff",
+         forbid=(r"timeout waiting for redistributor",)),
     # A tick rate other than the default 100: the timer suite measures
     # against the HZ the command line set.
     Boot("virt-smp4-hz250",
@@ -747,6 +755,34 @@ BOOTS = [
          ["--smp", "4", "--mem", "256M", "--el2"],
          append=f"test={HOTPLUG} hotplug.gp=normal hotplug.cycles=100 poweroff",
          timeout=120),
+
+    # The rival reader designs (hotplug.sync=): every hotplug and reader
+    # suite under each (rcu is the default of every other boot).
+    *[Boot(f"hotplug-sync-{design}",
+           ["--smp", "4", "--mem", "256M"],
+           append=f"hotplug.sync={design} test={HOTPLUG} hotplug.cycles=300 "
+                  "poweroff",
+           timeout=180,
+           expect=(rf"online-mask readers use {design}$",
+                   r"hotplug_readers_never_see_poison: \d{3} downs"))
+      for design in ("rwlock", "percpu_rwsem", "stop_machine")],
+
+    # A sample of the fault sweep (make sweep runs all of it): every
+    # single fault event and 12 random pairs (the seed is printed) around
+    # a down and an up, under each design, with PSCI and with the pen;
+    # each violated invariant fails a case with its combination.
+    Boot("sweep-sample-psci",
+         ["--smp", "4", "--mem", "256M"],
+         append="test=hotplug_sweep sweep=12 poweroff",
+         timeout=300,
+         expect=(r"rcu: \d+ combinations \(\d+ singles, 12 pairs\) of \d+ "
+                 r"events in \d+ ms, 0 violation",)),
+    Boot("sweep-sample-pen",
+         ["--smp", "4", "--mem", "256M"],
+         append="hotplug.pen test=hotplug_sweep sweep=12 poweroff",
+         timeout=300,
+         expect=(r"rcu: \d+ combinations \(\d+ singles, 12 pairs\) of \d+ "
+                 r"events in \d+ ms, 0 violation",)),
 
     # Offline CPUs parked in the kernel pen, as on spin-table boards.
     Boot("hotplug-pen-smp4",

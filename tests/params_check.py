@@ -17,7 +17,7 @@ from harness.ktap import KtapWriter   # noqa: E402
 
 SOURCES = ("arch", "drivers", "kernel", "lib")
 DECL = re.compile(r'\bparam_(?:flag|ulong|string)\(\s*"([^"]+)"')
-FAULT = re.compile(r'\bDEFINE_FAULT\(\s*(\w+)')
+FAULT = re.compile(r'\bDEFINE_FAULT(?:_CLEAR)?\(\s*(\w+)')
 # A table word: `name`, `name=...`, `name.sub=...` at the start of a
 # backticked span in the first column.
 WORD = re.compile(r'`([a-z_][a-z0-9_]*(?:\.[a-z0-9_]+)?)(?:=|`)')

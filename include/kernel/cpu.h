@@ -199,6 +199,9 @@ int cpu_down(unsigned int cpu);
  * each up worked, else the first error, the other CPUs tried still.
  */
 int cpu_up_all(void);
+/* No cpu_up()/cpu_down() in progress and no design's lock held or read
+ * (a snapshot: for checks, as the fault sweep's). */
+bool cpu_hotplug_idle(void);
 /* Exclude both while held (a mutex: may sleep; not from a hotplug step). */
 void cpu_maps_update_begin(void);
 void cpu_maps_update_done(void);

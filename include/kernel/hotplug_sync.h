@@ -52,6 +52,8 @@ void hotplug_sync_switch(enum hotplug_sync sync);
 void cpus_write_lock(void);
 void cpus_write_unlock(void);
 int hotplug_sync_set_online(unsigned int cpu, bool online);
+/* No writer holds a design's lock and no reader is inside one. */
+bool hotplug_sync_idle(void);
 /* After the bit cleared: wait until no reader can still see it set. */
 void hotplug_sync_wait_readers(bool expedite);
 

@@ -496,8 +496,7 @@ static int cpuhp_run(unsigned int cpu, int goal)
 		}
 		if (turn == CPUHP_TURNS) {
 			pr_crit("CPU%u: stopped between steps, %d of %d done, "
-				"after %d turns: cpu_up() or cpu_down() "
-				"resumes from there\n",
+				"after %d turns: cpu_up() resumes from there\n",
 				cpu, cpu_done[cpu], CPUHP_NR_STEPS, turn);
 			return first;
 		}
@@ -679,6 +678,11 @@ void cpu_maps_update_begin(void)
 void cpu_maps_update_done(void)
 {
 	mutex_unlock(&cpu_add_remove_lock);
+}
+
+bool cpu_hotplug_idle(void)
+{
+	return !mutex_is_locked(&cpu_add_remove_lock) && hotplug_sync_idle();
 }
 
 /* The boot CPU is up without the table: record it as such. */

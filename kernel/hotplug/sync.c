@@ -313,6 +313,11 @@ void hotplug_sync_wait_readers(bool expedite)
 		synchronize_rcu();
 }
 
+bool hotplug_sync_idle(void)
+{
+	return !__atomic_load_n(&rw_word, __ATOMIC_RELAXED) && !readers_sum();
+}
+
 enum hotplug_sync hotplug_sync_current(void)
 {
 	return READ_ONCE(design);
