@@ -49,6 +49,10 @@ void call_rcu(struct rcu_head *head, rcu_callback_t func);
 void synchronize_rcu(void);
 /* The same, by IPI-ing the CPUs that owe a quiescent state (no ticks). */
 void synchronize_rcu_expedited(void);
+/* Polled grace periods (Linux's names): a cookie now; later, has a full
+ * grace period passed since it was taken? Any context. */
+unsigned long get_state_synchronize_rcu(void);
+bool poll_state_synchronize_rcu(unsigned long cookie);
 /* Wait until every callback queued before the call has run. */
 void rcu_barrier(void);
 

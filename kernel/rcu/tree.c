@@ -270,6 +270,26 @@ void rcu_request_gp(struct rcu_data *rdp)
 	spin_unlock(&rcu_state.lock);
 }
 
+/*
+ * Linux's polled grace periods: a cookie naming the GP after any that
+ * may have begun by now, so once that GP has ended, a full grace period
+ * has passed since the call. Any context.
+ */
+unsigned long get_state_synchronize_rcu(void)
+{
+	smp_mb(); /* the caller's accesses first: as rcu_request_gp() */
+	return READ_ONCE(rcu_state.gp_seq_begun) + 1;
+}
+
+/* Has the GP that cookie names ended? Any context. */
+bool poll_state_synchronize_rcu(unsigned long cookie)
+{
+	/* Paired with the store-release in rcu_gp_end(). */
+	long completed = smp_load_acquire(&rcu_state.gp_completed);
+
+	return completed - (long)cookie >= 0;
+}
+
 /* Notice a new GP: from now on this CPU owes it a quiescent state. */
 static void note_new_gp(struct rcu_data *rdp, unsigned int cpu)
 {

@@ -9,6 +9,7 @@
 #include <kernel/cpu.h>
 #include <kernel/cpuhp.h>
 #include <kernel/current.h>
+#include <kernel/fault.h>
 #include <kernel/irq.h>
 #include <kernel/kunit.h>
 #include <kernel/mm.h>
@@ -681,6 +682,85 @@ static void hotplug_down_ends_under_busy_reader(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, cpu_up(cpu), 0);
 }
 
+/*
+ * What a cross-CPU call saw, run by a CPU on its way down: its pending
+ * calls run in irqchip:starting's down step, on the dying CPU.
+ */
+struct dying_call {
+	unsigned int cpu;
+	volatile int ran_on; /* CPU number + 1 */
+	volatile bool gp_passed, stop;
+	struct completion called;
+};
+
+/* A read-side section 100 ms long: may a grace period end inside it? */
+static void dying_call_fn(void *p)
+{
+	struct dying_call *dc = p;
+	unsigned long cookie;
+
+	rcu_read_lock();
+	cookie = get_state_synchronize_rcu();
+	udelay(100000);
+	dc->gp_passed = poll_state_synchronize_rcu(cookie);
+	rcu_read_unlock();
+	dc->ran_on = raw_smp_processor_id() + 1;
+}
+
+static int dying_caller(void *p)
+{
+	struct dying_call *dc = p;
+
+	smp_call_function_single(dc->cpu, dying_call_fn, dc, true);
+	complete(&dc->called);
+	return 0;
+}
+
+static int gp_driver(void *p)
+{
+	struct dying_call *dc = p;
+
+	while (!dc->stop)
+		synchronize_rcu();
+	return 0;
+}
+
+/*
+ * A call is pending on the CPU going down (fail.call_ipi: queued without
+ * its IPI), so the CPU runs it among its own down steps, while grace
+ * periods keep coming. RCU must still wait for that CPU then: it leaves
+ * RCU as its very last step. Does no grace period end inside the call's
+ * read-side section?
+ */
+static void hotplug_dying_cpu_calls_are_readers(struct kunit *test)
+{
+	static struct dying_call dc;
+	unsigned int cpu = nr_cpu_ids - 1;
+	struct task_struct *caller, *driver;
+
+	if (!have_down_cpus(test, 3))
+		return;
+	dc = (struct dying_call){.cpu = cpu};
+	init_completion(&dc.called);
+	KUNIT_ASSERT_EQ(test, fault_inject("call_ipi", "1"), 0);
+	caller = kthread_create(dying_caller, &dc, "dying_call");
+	driver = kthread_create(gp_driver, &dc, "gp_driver");
+	KUNIT_ASSERT_NOT_NULL(test, caller);
+	KUNIT_ASSERT_NOT_NULL(test, driver);
+	kthread_bind(caller, 1);
+	kthread_bind(driver, 1);
+	wake_up_process(caller);
+	/* Queued (its IPI withheld) once the point fired. */
+	KUNIT_EXPECT_TRUE(test, wait_for(!fault_times("call_ipi"), 2000000));
+	wake_up_process(driver);
+	KUNIT_EXPECT_EQ(test, cpu_down(cpu), 0);
+	wait_for_completion(&dc.called);
+	dc.stop = true;
+	KUNIT_EXPECT_EQ(test, dc.ran_on, (int)cpu + 1);
+	KUNIT_EXPECT_FALSE(test, dc.gp_passed);
+	KUNIT_EXPECT_EQ(test, cpu_up(cpu), 0);
+}
+
 static const struct kunit_case hotplug_cases[] = {
 	KUNIT_CASE(hotplug_double_down_and_up),
 	KUNIT_CASE(hotplug_last_cpu_refused),
@@ -691,6 +771,7 @@ static const struct kunit_case hotplug_cases[] = {
 	KUNIT_CASE(hotplug_up_cpu_ticks_again),
 	KUNIT_CASE(hotplug_late_waker_drained),
 	KUNIT_CASE(hotplug_late_waker_after_online_cleared),
+	KUNIT_CASE(hotplug_dying_cpu_calls_are_readers),
 	KUNIT_CASE(hotplug_idle_pull_after_drain),
 	KUNIT_CASE(hotplug_down_own_cpu),
 	KUNIT_CASE(hotplug_down_ends_under_busy_reader),

@@ -640,7 +640,26 @@ static void rcu_sync_ends_under_busy_reader(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, finished);
 }
 
+/*
+ * A polled grace period (get_state_synchronize_rcu()): is the cookie
+ * not yet passed while the taker is still inside a read-side section,
+ * and passed once synchronize_rcu() returned?
+ */
+static void rcu_polled_grace_period(struct kunit *test)
+{
+	unsigned long cookie;
+
+	rcu_read_lock();
+	cookie = get_state_synchronize_rcu();
+	udelay(30000); /* ticks come, and GPs that may end without us */
+	KUNIT_EXPECT_FALSE(test, poll_state_synchronize_rcu(cookie));
+	rcu_read_unlock();
+	synchronize_rcu();
+	KUNIT_EXPECT_TRUE(test, poll_state_synchronize_rcu(cookie));
+}
+
 static const struct kunit_case rcu_cases[] = {
+	KUNIT_CASE(rcu_polled_grace_period),
 	KUNIT_CASE(rcu_gp_leaves_idle_cpus_alone),
 	KUNIT_CASE(rcu_sync_returns),
 	KUNIT_CASE(rcu_local_reader_holds_gp),
