@@ -12,9 +12,10 @@
  * then succeed; then every CPU but the boot CPU goes down and up once.
  * The invariants (check_cpus()):
  *   - the phase agrees with the masks and with the firmware (PSCI
- *     AFFINITY_INFO): online means online, active, ON and answering a
- *     call; off means neither bit, no area, and OFF once a late CPU had
- *     its time to park; no CPU is left between steps;
+ *     AFFINITY_INFO, or the kernel's pen): online means online, active,
+ *     ON and answering a call; off means neither bit, no area, and OFF
+ *     (in the pen) once a late CPU had its time to park; no CPU is left
+ *     between steps;
  *   - a CPU that answers runs on its own live area and stack: its own
  *     per-CPU offset, the area's CPU number (its ownership tag), the
  *     stack end magic of its thread;
@@ -37,6 +38,7 @@
 #include <asm/arch_timer.h>
 #include <asm/percpu.h>
 #include <kernel/cpu.h>
+#include <kernel/cpu_pen.h>
 #include <kernel/cpuhp.h>
 #include <kernel/fault.h>
 #include <kernel/hotplug_sync.h>
@@ -207,12 +209,19 @@ static void check_runs_own(struct sweep *sw, const char *when, unsigned int cpu)
 			 cpu, v.curr->comm);
 }
 
-/* Off (or parked): AFFINITY_INFO says OFF, once a late CPU had its time. */
-static bool firmware_says_off(unsigned int cpu)
+/*
+ * Off: AFFINITY_INFO says OFF, or, where offline CPUs park in the
+ * kernel's pen (hotplug.pen, spin-table), the pen holds it; once a late
+ * CPU had its time to get there. Before, a retry's CPU_ON would rightly
+ * be answered ALREADY_ON.
+ */
+static bool cpu_is_off(unsigned int cpu)
 {
-	return wait_for(psci_affinity_info(cpu_logical_map(cpu)) ==
-				PSCI_AFFINITY_OFF,
-			SETTLE_US);
+	if (psci_checkable())
+		return wait_for(psci_affinity_info(cpu_logical_map(cpu)) ==
+					PSCI_AFFINITY_OFF,
+				SETTLE_US);
+	return wait_for(cpu_pen_holds(cpu), SETTLE_US);
 }
 
 static void check_cpu(struct sweep *sw, const char *when, unsigned int cpu)
@@ -254,11 +263,10 @@ static void check_cpu(struct sweep *sw, const char *when, unsigned int cpu)
 				 "CPU%u is off, its area still "
 				 "published",
 				 cpu);
-		if (psci && !firmware_says_off(cpu))
-			violated(sw, when,
-				 "CPU%u off by phase, firmware says "
-				 "on",
-				 cpu);
+		if (!cpu_is_off(cpu))
+			violated(sw, when, "CPU%u off by phase, but %s", cpu,
+				 psci ? "the firmware says on"
+				      : "not in the pen");
 		break;
 	case CPUHP_PHASE_UNCONFIRMED:
 		if (online || active)
