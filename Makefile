@@ -24,6 +24,18 @@ endif
 ifneq ($(NR_CPUS),)
 OPT += -DNR_CPUS=$(NR_CPUS)
 endif
+# TESTS=0: no in-kernel tests, tortures or lkdtm; BENCH=0: no benchmarks
+# and no power comparisons. `make lean` builds both off in build/lean/: the
+# mechanism and the governor alone (tools/layers.toml's experiments left
+# out), which must link and boot make run's demo.
+TESTS ?= 1
+BENCH ?= 1
+ifeq ($(TESTS),1)
+OPT += -DCONFIG_TESTS
+endif
+ifeq ($(BENCH),1)
+OPT += -DCONFIG_BENCH
+endif
 GDB_PORT ?= 1234
 
 CFLAGS := -std=gnu11 $(OPT) -g -Wall -Wextra -Werror -Wno-unused-parameter \
@@ -38,44 +50,58 @@ ASFLAGS := -D__ASSEMBLER__ -g -Iinclude -march=armv8-a
 LDFLAGS := -nostdlib -static -no-pie -z max-page-size=4096 -z norelro \
 	--build-id=none -T linker.ld
 
-# One object list per directory (docs/architecture.md draws the layers).
+# One object list per directory (tools/layers.toml says who may use whom).
 arch-y := $(addprefix arch/arm64/, head.o entry.o cache.o smccc.o \
 	early_mmu.o mmu.o traps.o stacktrace.o switch.o smp.o pen.o \
-	vmap_stack.o psci_floor.o sleep.o suspend.o)
+	vmap_stack.o sleep.o suspend.o)
 kernel-y := $(addprefix kernel/, main.o printk.o params.o devicetree.o \
-	board.o cpu_array.o time.o smp.o irq.o timer.o tick.o tick_broadcast.o \
-	shell.o console_input.o bench.o kunit.o)
+	reboot.o board.o cpu_array.o time.o smp.o irq.o timer.o tick.o \
+	tick_broadcast.o shell.o console_input.o)
 mm-y := $(addprefix kernel/mm/, memblock.o page_alloc.o kmalloc.o \
-	kmalloc_cache.o kmalloc_bench.o percpu.o)
+	kmalloc_cache.o percpu.o)
 sched-y := $(addprefix kernel/sched/, core.o kthread.o idle.o wait.o \
 	mutex.o hotplug.o hung_task.o pack.o shell.o)
 rcu-y := $(addprefix kernel/rcu/, tree.o callbacks.o expedited.o stall.o \
-	stats.o bench.o torture.o)
-trace-y := $(addprefix kernel/trace/, ring.o trace.o dump.o bench.o)
+	stats.o)
+trace-y := $(addprefix kernel/trace/, ring.o trace.o dump.o)
 hotplug-y := $(addprefix kernel/hotplug/, core.o cpu.o sync.o \
-	stop_machine.o pen.o bench.o scale_bench.o shell.o snapshot.o)
-power-y := $(addprefix kernel/power/, governor.o policy.o model.o \
-	workload.o run.o shell.o qos.o strategy.o)
+	stop_machine.o pen.o shell.o snapshot.o)
+power-y := $(addprefix kernel/power/, governor.o policy.o model.o boot.o \
+	workload.o shell.o)
 debug-y := $(addprefix kernel/debug/, panic.o kallsyms.o stackprotector.o \
-	smp_processor_id.o lkdtm.o fault.o)
-tests-y := $(addprefix kernel/tests/, boot_test.o mm_test.o mmu_test.o \
-	smp_test.o sched_test.o rcu_test.o hotplug_test.o hotplug_fault_test.o \
-	hotplug_readers_test.o hotplug_sweep_test.o irq_test.o timer_test.o governor_test.o \
-	psci_test.o trace_test.o cpuidle_test.o sched_pack_test.o suspend_test.o)
+	smp_processor_id.o fault.o)
 lib-y := $(addprefix lib/, string.o vsprintf.o bitmap.o cpumask.o \
 	cmdline.o fdt.o stats.o)
 drivers-y := $(addprefix drivers/, serial/pl011.o serial/bcm2835_aux_uart.o \
-	firmware/psci.o firmware/psci_floor.o firmware/psci_node.o firmware/spin_table.o \
+	firmware/psci.o firmware/psci_node.o firmware/spin_table.o \
 	irqchip/irq-gic-common.o irqchip/irq-gic.o irqchip/irq-gic-v3.o \
 	irqchip/irq-bcm2836.o watchdog/bcm2835_wdt.o \
 	clocksource/arm_arch_timer.o clocksource/arm_arch_timer_node.o \
 	cpuidle/cpuidle.o cpuidle/cpuidle-psci.o cpuidle/dt_idle_states.o \
-	cpuidle/governor_menu.o cpuidle/shell.o cpuidle/bench.o)
+	cpuidle/governor_menu.o cpuidle/qos.o cpuidle/shell.o)
+# The experiments (tools/layers.toml): in-kernel tests, tortures, lkdtm...
+tests-y := kernel/kunit.o kernel/debug/lkdtm.o kernel/rcu/torture.o \
+	$(addprefix kernel/tests/, boot_test.o mm_test.o mmu_test.o \
+	smp_test.o sched_test.o rcu_test.o hotplug_test.o hotplug_fault_test.o \
+	hotplug_readers_test.o hotplug_sweep_test.o irq_test.o timer_test.o \
+	governor_test.o psci_test.o trace_test.o cpuidle_test.o \
+	sched_pack_test.o suspend_test.o)
+# ... and benchmarks, the firmware floor, the power comparisons.
+bench-y := kernel/bench.o kernel/mm/kmalloc_bench.o kernel/rcu/bench.o \
+	kernel/trace/bench.o kernel/hotplug/bench.o kernel/hotplug/scale_bench.o \
+	kernel/power/run.o kernel/power/strategy.o arch/arm64/psci_floor.o \
+	drivers/firmware/psci_floor.o drivers/cpuidle/bench.o
+ifneq ($(TESTS),1)
+tests-y :=
+endif
+ifneq ($(BENCH),1)
+bench-y :=
+endif
 OBJS := $(addprefix $(B)/,$(arch-y) $(kernel-y) $(mm-y) $(sched-y) \
-	$(rcu-y) $(hotplug-y) $(trace-y) $(power-y) $(debug-y) $(tests-y) $(lib-y) \
-	$(drivers-y))
+	$(rcu-y) $(hotplug-y) $(trace-y) $(power-y) $(debug-y) $(lib-y) \
+	$(drivers-y) $(tests-y) $(bench-y))
 
-.PHONY: all run test host-test board-test sdcard model sweep torture fuzz power bench bench-scale bench-linux trace test-scale nr-cpus-cost clean help setup gdb FORCE
+.PHONY: all lean run test host-test board-test sdcard model sweep torture fuzz power bench bench-scale bench-linux trace test-scale nr-cpus-cost clean help setup gdb FORCE
 all: $(B)/Image $(B)/kernel.elf
 
 help:
@@ -83,6 +109,8 @@ help:
 	@echo "make run        the demo: governor + workload in QEMU, then the shell"
 	@echo "                (installs what is missing)"
 	@echo "make test       boot the test matrix and run host tests"
+	@echo "make lean       also build without tests, benchmarks and experiments"
+	@echo "                (TESTS=0 BENCH=0, build/lean/Image); both sizes"
 	@echo "make test-scale GICv3 with 64, 256 and 512 CPUs: boot, SMP and hotplug"
 	@echo "make power      compare governor policies and power strategies (hotplug,"
 	@echo "                pack, idle states) on three workloads: tables, CSVs,"
@@ -181,8 +209,14 @@ $(B)/Image: $(B)/kernel.elf
 run: $(B)/Image
 	./qemu.sh --smp 4 --append "policy=rqdepth demo"
 
-test: $(B)/Image
+test: $(B)/Image $(B)/lean/Image
 	python3 tests/run.py
+
+# The lean build (TESTS=0 BENCH=0) beside the full one, and their sizes.
+lean: $(B)/lean/Image $(B)/Image
+	@ls -l $(B)/Image $(B)/lean/Image | awk '{ print $$5, $$NF }'
+$(B)/lean/Image: FORCE
+	@$(MAKE) --no-print-directory B=$(B)/lean TESTS=0 BENCH=0 all
 
 # GICv3 at scale: 64 CPUs (boot, SMP and hotplug suites) and 256 CPUs (boot,
 # hotplug cycles from the shell). Minutes per boot under TCG.

@@ -1,5 +1,6 @@
 /* Running benchmarks by name (bench=) and printing their figures. */
 #include <kernel/bench.h>
+#include <kernel/params.h>
 #include <kernel/printk.h>
 #include <lib/printf.h>
 #include <string.h>
@@ -27,6 +28,15 @@ static bool wanted(const char *list, const char *name)
 		if ((p == list || p[-1] == ',') && (p[n] == ',' || !p[n]))
 			return true;
 	return false;
+}
+
+static char bench_word[64];
+param_string("bench", bench_word, "all|NAME[,NAME]: run benchmarks");
+
+void bench_boot(void)
+{
+	if (bench_word[0])
+		bench_run(bench_word);
 }
 
 void bench_run(const char *which)

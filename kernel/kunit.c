@@ -173,6 +173,16 @@ static int count_unknown(const char *which, bool print, int index)
 	return unknown;
 }
 
+static char test_word[128];
+param_string("test", test_word,
+	     "all|SUITE[,SUITE]: run in-kernel tests (KTAP)");
+
+void kunit_boot(void)
+{
+	if (test_word[0])
+		kunit_run_tests(test_word);
+}
+
 int kunit_run_tests(const char *which)
 {
 	const struct kunit_suite *const *s;

@@ -31,6 +31,7 @@
 #include <kernel/params.h>
 #include <kernel/percpu.h>
 #include <kernel/printk.h>
+#include <kernel/reboot.h>
 #include <kernel/psci.h>
 #include <kernel/stackprotector.h>
 #include <kernel/rcupdate.h>
@@ -50,18 +51,7 @@
 #define FALLBACK_UART_BASE 0x09000000 /* QEMU virt's PL011 */
 #endif
 
-/* What the boot does once the CPUs are up, in this order. */
-static char lkdtm_word[32], test_word[128], bench_word[64];
-static unsigned long torture_secs, loglevel = 7;
-param_string("lkdtm", lkdtm_word,
-	     "rodata|text|exec|null|undef|stack|overflow|rcu_yield|panic|"
-	     "hang|stall|percpu_preemptible: crash or hang on purpose, to see "
-	     "the report");
-param_string("test", test_word,
-	     "all|SUITE[,SUITE]: run in-kernel tests (KTAP)");
-param_ulong("torture", torture_secs, 1, 86400,
-	    "S: RCU + hotplug torture for S seconds, then SUCCESS or FAILURE");
-param_string("bench", bench_word, "all|NAME[,NAME]: run benchmarks");
+static unsigned long loglevel = 7;
 param_ulong("loglevel", loglevel, 0, 8,
 	    "N: console log level 0-8 (default 7: all but debug)");
 
@@ -187,15 +177,14 @@ static int kernel_init(void *unused)
 	hung_task_init();
 	smp_init();
 	print_boot_memory();
-	if (lkdtm_word[0])
-		lkdtm_run(lkdtm_word);
-	if (test_word[0])
-		kunit_run_tests(test_word);
-	if (torture_secs)
-		rcu_torture_run(torture_secs);
-	if (bench_word[0])
-		bench_run(bench_word);
-	governor_boot(); /* policy=, power=, demo */
+	/* What the command line asks for once the CPUs are up, in order. */
+	lkdtm_boot(); /* lkdtm= */
+	kunit_boot(); /* test= */
+	rcu_torture_boot(); /* torture= */
+	bench_boot(); /* bench= */
+	governor_boot(); /* power.model=, policy= */
+	power_runs_boot(); /* power=, power.strategies (make power) */
+	governor_demo_boot(); /* demo (make run) */
 	trace_boot_done(); /* trace.dump */
 	if (poweroff_when_done)
 		machine_power_off();

@@ -16,6 +16,7 @@
 #include <kernel/mm.h>
 #include <kernel/panic.h>
 #include <kernel/printk.h>
+#include <kernel/reboot.h>
 #include <kernel/sched.h>
 #include <kernel/shell.h>
 #include <kernel/timer.h>

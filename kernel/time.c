@@ -1,6 +1,14 @@
-/* Busy-wait delays on the generic timer's counter. */
+/*
+ * The time base: the generic timer's counter, its rate (CNTFRQ_EL0 or the
+ * tree's override, which the clocksource driver stores here at probe),
+ * monotonic time from it (<kernel/time.h>) and busy-wait delays. One home
+ * for all of it: every part of the kernel reads time, none reaches into a
+ * driver for it.
+ */
 #include <kernel/time.h>
 #include <asm/barrier.h>
+
+u64 arch_timer_rate;
 
 void udelay(unsigned long us)
 {

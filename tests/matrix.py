@@ -767,6 +767,15 @@ BOOTS = [
                    r"hotplug_readers_never_see_poison: \d{3} downs"))
       for design in ("rwlock", "percpu_rwsem", "stop_machine")],
 
+    # The lean build (make lean: no tests, benchmarks or experiments)
+    # boots make run's demo; the words of the experiments are unknown to it.
+    Boot("lean-demo",
+         ["--image", "build/lean/Image", "--smp", "4"],
+         append="policy=rqdepth demo power.scale=30 test=all poweroff",
+         ktap=False,
+         expect=(r"^cmdline: unknown word 'test' ignored",
+                 r"^demo: done; all 4 CPUs online",),
+         forbid=(r"Kernel panic", r"\bWARNING\b")),
     # A sample of the fault sweep (make sweep runs all of it): every
     # single fault event and 12 random pairs (the seed is printed) around
     # a down and an up, under each design, with PSCI and with the pen;

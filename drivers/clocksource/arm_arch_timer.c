@@ -21,7 +21,6 @@
 #define ARCH_TIMER_CTRL_IT_STAT BIT(2)
 
 static struct arch_timer_node arch_timer_dt;
-u64 arch_timer_rate;
 static struct clock_event_device arch_timer_evt;
 static unsigned int arch_timer_irq_type;
 

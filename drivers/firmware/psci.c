@@ -23,6 +23,7 @@
 #include <kernel/params.h>
 #include <kernel/panic.h>
 #include <kernel/printk.h>
+#include <kernel/reboot.h>
 #include <kernel/sched.h>
 #include <kernel/time.h>
 #include <kernel/timer.h>
@@ -123,20 +124,6 @@ void psci_print_info(void)
 		"%08x-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x)\n",
 		name ? name : "unknown", w[0], w[1] & 0xffff, w[1] >> 16, b[8],
 		b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
-}
-
-const char *psci_error_name(int err)
-{
-	static const char *const names[] = {
-		"SUCCESS",	    "NOT_SUPPORTED", "INVALID_PARAMS",
-		"DENIED",	    "ALREADY_ON",    "ON_PENDING",
-		"INTERNAL_FAILURE", "NOT_PRESENT",   "DISABLED",
-		"INVALID_ADDRESS",
-	};
-
-	if (err > 0 || -err >= (int)ARRAY_SIZE(names))
-		return "UNKNOWN";
-	return names[-err];
 }
 
 static int psci_call(u32 fn, u64 a1, u64 a2, u64 a3)
@@ -520,23 +507,28 @@ DEFINE_FAULT(tos, tos_set,
  * (type 1), or could but the kernel never asks it to (type 0: no
  * MIGRATE call here, as in Linux). Type 2 or NOT_SUPPORTED: none.
  */
-static bool psci_cpu_can_disable(unsigned int cpu)
+/* Why the firmware keeps cpu from going down, or NULL if it does not. */
+static const char *psci_cpu_refuses_disable(unsigned int cpu)
 {
 	bool injected = should_fail(&fault_tos);
 	int type;
 	u64 tos_cpu;
 
+	/* PSCI 0.1, no pen: a down could never be confirmed. */
 	if (!psci.affinity_info && !use_pen)
-		return false; /* PSCI 0.1: a down could never be confirmed */
+		return "the firmware cannot confirm a CPU off (PSCI 0.1 has "
+		       "no AFFINITY_INFO)";
 	type = injected ? (int)fault_tos.arg[0]
 			: psci_call(psci.migrate_info_type, 0, 0, 0);
 	if (type != PSCI_TOS_UP_MIGRATE && type != PSCI_TOS_UP_NO_MIGRATE)
-		return true;
+		return NULL;
 	if (injected)
 		tos_cpu = (u64)fault_tos.arg[1];
 	else
 		tos_cpu = (u64)psci.invoke(psci.migrate_info_up_cpu, 0, 0, 0);
-	return (tos_cpu & MPIDR_HWID_MASK) != cpu_logical_map(cpu);
+	if ((tos_cpu & MPIDR_HWID_MASK) != cpu_logical_map(cpu))
+		return NULL;
+	return "the firmware does not allow it (PSCI MIGRATE_INFO_TYPE)";
 }
 
 /*
@@ -567,7 +559,7 @@ static const struct cpu_operations psci_cpu_ops = {
 	.cpu_boot = psci_boot_cpu,
 	.cpu_die = psci_die_cpu,
 	.cpu_kill = psci_kill_cpu,
-	.cpu_can_disable = psci_cpu_can_disable,
+	.cpu_refuses_disable = psci_cpu_refuses_disable,
 	.cpu_report_missing = psci_report_missing,
 };
 CPU_OPS_DECLARE(psci, psci_cpu_ops);

@@ -10,6 +10,7 @@
 #include <kernel/devicetree.h>
 #include <kernel/panic.h>
 #include <kernel/printk.h>
+#include <kernel/reboot.h>
 #include <kernel/time.h>
 #include <libfdt.h>
 #include <lib/errno.h>

@@ -19,6 +19,15 @@ struct bench {
 		".benches") = {#_name, _what, _fn}
 
 void bench_run(const char *which);
+/* At boot: bench=, if given. A build without benchmarks (BENCH=0) has
+ * none. */
+#ifdef CONFIG_BENCH
+void bench_boot(void);
+#else
+static inline void bench_boot(void)
+{
+}
+#endif
 /* Print a figure line: "bench: NAME: KEY = VALUE UNIT" (tools parse it). */
 __printf(3, 4) void bench_report(const char *bench, const char *key,
 				 const char *fmt, ...);

@@ -206,6 +206,20 @@ bool cpu_hotplug_idle(void);
 void cpu_maps_update_begin(void);
 void cpu_maps_update_done(void);
 
+/*
+ * Told of each successful cpu_up() and cpu_down(), right after it, under
+ * the hotplug lock (so in the order they happened): code that keeps
+ * figures by CPU state declares one where it lives, and hotplug calls it
+ * without knowing whose it is (the governor's power accounting). It may
+ * not fail, sleep, nor take a CPU up or down.
+ */
+struct cpuhp_notifier {
+	void (*fn)(unsigned int cpu, bool up);
+};
+#define CPUHP_NOTIFIER(_fn)                                              \
+	static const struct cpuhp_notifier __cpuhp_notifier_##_fn __used \
+		__section(".cpuhp_notifiers") = {_fn}
+
 enum cpuhp_phase {
 	CPUHP_PHASE_OFF,
 	CPUHP_PHASE_COMING_UP,

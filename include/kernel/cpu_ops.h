@@ -16,8 +16,9 @@ struct cpu_operations {
 	void (*cpu_die)(unsigned int cpu);
 	/* On a surviving CPU: 0 once cpu is really off, <0 if not. */
 	int (*cpu_kill)(unsigned int cpu);
-	/* May cpu go down at all (the firmware may need it)? NULL: yes. */
-	bool (*cpu_can_disable)(unsigned int cpu);
+	/* Why cpu may not go down at all (the firmware may need it, or
+	 * could not confirm it off), or NULL. No op: it may. */
+	const char *(*cpu_refuses_disable)(unsigned int cpu);
 	/* After cpu_boot() succeeded but cpu never arrived: print what the
 	 * firmware says of it. NULL: nothing to ask. */
 	void (*cpu_report_missing)(unsigned int cpu);

@@ -68,8 +68,37 @@ struct gov_record {
 	u8 policy; /* enum gov_policy */
 };
 
-const char *gov_policy_name(enum gov_policy p);
-const char *gov_event_name(enum gov_event e);
+/* Names, here so that the trace's dump prints them without calling up
+ * into the governor. */
+static inline const char *gov_policy_name(enum gov_policy p)
+{
+	static const char *const names[GOV_NR_POLICIES] = {
+		[GOV_NONE] = "none",
+		[GOV_PERFORMANCE] = "performance",
+		[GOV_POWERSAVE] = "powersave",
+		[GOV_RQDEPTH] = "rqdepth",
+		[GOV_LOAD] = "load",
+		[GOV_FIXED] = "fixed",
+	};
+
+	return (unsigned int)p < GOV_NR_POLICIES ? names[p] : "?";
+}
+
+static inline const char *gov_event_name(enum gov_event e)
+{
+	static const char *const names[] = {
+		[GOV_EV_SAMPLE] = "sample",
+		[GOV_EV_UP] = "up",
+		[GOV_EV_DOWN] = "down",
+		[GOV_EV_UP_FAILED] = "up-failed",
+		[GOV_EV_DOWN_FAILED] = "down-failed",
+		[GOV_EV_MANUAL_OFF] = "manual-off",
+		[GOV_EV_MANUAL_ON] = "manual-on",
+		[GOV_EV_POLICY] = "policy",
+	};
+
+	return (unsigned int)e < ARRAY_SIZE(names) ? names[e] : "?";
+}
 /* -EINVAL for an unknown name. */
 int gov_policy_parse(const char *name, enum gov_policy *out);
 
@@ -105,8 +134,18 @@ void governor_last(struct gov_record *r);
  * times in ms from t0_ns. */
 void gov_trace_dump(u64 from, const char *label, u64 t0_ns);
 
-/* Reads policy= from the command line, and runs power= or demo. */
+/* At boot: power.model= and policy=; then, last, demo (make run). */
 void governor_boot(void);
+void governor_demo_boot(void);
+/* At boot: the comparisons of make power (power=, power.strategies). A
+ * build without benchmarks (BENCH=0) has none. */
+#ifdef CONFIG_BENCH
+void power_runs_boot(void);
+#else
+static inline void power_runs_boot(void)
+{
+}
+#endif
 
 /*
  * The power model's break-even idle length (ms): a down and an up cost
@@ -114,8 +153,5 @@ void governor_boot(void);
  * would otherwise sit in, until the core has been off this long.
  */
 unsigned int power_break_even_ms(void);
-
-/* The power model's cluster term: cpu went off (up false) or came up. */
-void power_note_cpu(unsigned int cpu, bool up);
 
 #endif

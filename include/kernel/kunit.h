@@ -54,6 +54,14 @@ void *kunit_kcalloc(struct kunit *test, size_t n, size_t size);
 
 /* Run the suites the test= word names; returns the number of failures. */
 int kunit_run_tests(const char *which);
+/* At boot: test=, if given. A build without tests (TESTS=0) has none. */
+#ifdef CONFIG_TESTS
+void kunit_boot(void);
+#else
+static inline void kunit_boot(void)
+{
+}
+#endif
 
 #define KUNIT_EXPECT_TRUE(test, cond)                                \
 	({                                                           \

@@ -8,5 +8,13 @@
  * only if the guard that should have stopped it did not, saying so.
  */
 void lkdtm_run(const char *what);
+/* At boot: lkdtm=, if given. A build without tests (TESTS=0) has none. */
+#ifdef CONFIG_TESTS
+void lkdtm_boot(void);
+#else
+static inline void lkdtm_boot(void)
+{
+}
+#endif
 
 #endif

@@ -1,4 +1,5 @@
-/* panic(), BUG/WARN assertions, stack dumps, halting and power-off. */
+/* panic(), BUG/WARN assertions, stack dumps; a panic ends in
+ * <kernel/reboot.h>'s halt or power-off. */
 #ifndef KERNEL_PANIC_H
 #define KERNEL_PANIC_H
 
@@ -12,14 +13,6 @@ __noreturn void die(const char *msg, struct pt_regs *regs);
 void dump_stack(void);
 void show_regs(struct pt_regs *regs);
 void warn_slowpath(const char *file, int line, const char *cond);
-
-/* Stop this CPU for good ("System halted" when it is the last word). */
-__noreturn void machine_halt(void);
-/* Power off through the registered handler (PSCI), else halt. */
-__noreturn void machine_power_off(void);
-/* The poweroff word: power off when done, also after a panic. */
-extern bool poweroff_when_done;
-extern void (*pm_power_off)(void);
 
 #define BUG_ON_MSG(cond, fmt, ...)                                      \
 	do {                                                            \

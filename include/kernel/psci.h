@@ -96,7 +96,22 @@ int psci_cpu_suspend(u32 power_state, phys_addr_t entry, u64 context_id);
  * with entry cpu_resume and this CPU's suspend context as context_id.
  */
 int psci_suspend_finisher(unsigned long state);
-const char *psci_error_name(int err);
+
+/* The specification's name of an error, here so that the trace's dump
+ * and the tests print it without calling into the driver. */
+static inline const char *psci_error_name(int err)
+{
+	static const char *const names[] = {
+		"SUCCESS",	    "NOT_SUPPORTED", "INVALID_PARAMS",
+		"DENIED",	    "ALREADY_ON",    "ON_PENDING",
+		"INTERNAL_FAILURE", "NOT_PRESENT",   "DISABLED",
+		"INVALID_ADDRESS",
+	};
+
+	if (err > 0 || -err >= (int)ARRAY_SIZE(names))
+		return "UNKNOWN";
+	return names[-err];
+}
 
 /*
  * Call function fn over the conduit and return the firmware's x0 as is:

@@ -71,6 +71,14 @@ int rcu_spawn_cpu_thread(unsigned int cpu); /* its callback thread */
 void rcu_stall_init(void);
 /* torture=SECONDS: the RCU + hotplug torture (kernel/rcu/torture.c). */
 void rcu_torture_run(unsigned long seconds);
+/* At boot: torture=, if given. A build without tests (TESTS=0) has none. */
+#ifdef CONFIG_TESTS
+void rcu_torture_boot(void);
+#else
+static inline void rcu_torture_boot(void)
+{
+}
+#endif
 
 struct rcu_stats {
 	long gp_seq; /* grace periods started */

@@ -8,6 +8,7 @@
  */
 #define pr_fmt(fmt) "lkdtm: " fmt
 #include <kernel/lkdtm.h>
+#include <kernel/params.h>
 #include <kernel/panic.h>
 #include <kernel/percpu.h>
 #include <kernel/printk.h>
@@ -171,6 +172,18 @@ static const struct {
 	{"overflow", fault_overflow_stack, "the stack guard"},
 	{"rcu_yield", fault_rcu_yield, "the scheduler"},
 };
+
+static char lkdtm_word[32];
+param_string("lkdtm", lkdtm_word,
+	     "rodata|text|exec|null|undef|stack|overflow|rcu_yield|panic|"
+	     "hang|stall|percpu_preemptible: crash or hang on purpose, to see "
+	     "the report");
+
+void lkdtm_boot(void)
+{
+	if (lkdtm_word[0])
+		lkdtm_run(lkdtm_word);
+}
 
 void lkdtm_run(const char *what)
 {

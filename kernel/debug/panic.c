@@ -10,18 +10,13 @@
 #include <kernel/board.h>
 #include <kernel/kallsyms.h>
 #include <kernel/panic.h>
-#include <kernel/params.h>
 #include <kernel/percpu.h>
 #include <kernel/printk.h>
+#include <kernel/reboot.h>
 #include <kernel/smp.h>
 #include <lib/printf.h>
 
-void (*pm_power_off)(void);
 static int panic_cpu = -1;
-
-bool poweroff_when_done;
-param_flag("poweroff", poweroff_when_done,
-	   "power off when the kernel is done (or panics)");
 
 /* A return address names the call site: look up the bl, not what follows. */
 static void print_frame(const char *prefix, u64 addr, bool ret_addr)
@@ -79,27 +74,6 @@ void show_regs(struct pt_regs *regs)
 				(unsigned long long)regs->regs[j]);
 		pr_cont("\n");
 	}
-}
-
-void machine_halt(void)
-{
-	local_irq_disable();
-	pr_emerg("System halted.\n");
-	for (;;)
-		wfi();
-}
-
-void machine_power_off(void)
-{
-	local_irq_disable();
-	if (pm_power_off) {
-		pr_info("Power down\n");
-		pm_power_off();
-		pr_emerg("power off failed\n");
-	} else {
-		pr_emerg("no way to power off this machine\n");
-	}
-	machine_halt();
 }
 
 /* The first CPU to panic wins; another (or a nested fault) just halts. */

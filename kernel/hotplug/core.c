@@ -39,7 +39,6 @@
  */
 #define pr_fmt(fmt) "hotplug: " fmt
 #include <kernel/cpu.h>
-#include <kernel/governor.h>
 #include <kernel/cpu_array.h>
 #include <kernel/cpuhp.h>
 #include <kernel/current.h>
@@ -52,7 +51,6 @@
 #include <kernel/params.h>
 #include <kernel/percpu.h>
 #include <kernel/printk.h>
-#include <kernel/psci.h>
 #include <kernel/rcupdate.h>
 #include <kernel/sched.h>
 #include <kernel/smp.h>
@@ -509,6 +507,17 @@ static int cpuhp_run(unsigned int cpu, int goal)
 	}
 }
 
+extern const struct cpuhp_notifier __cpuhp_notifiers_start[],
+	__cpuhp_notifiers_end[];
+
+/* Whoever keeps figures by CPU state (CPUHP_NOTIFIER()). */
+static void notify(unsigned int cpu, bool up)
+{
+	for (const struct cpuhp_notifier *n = __cpuhp_notifiers_start;
+	     n < __cpuhp_notifiers_end; n++)
+		n->fn(cpu, up);
+}
+
 static void record(u64 *ring, u64 count, u64 ns)
 {
 	ring[count % HP_SAMPLES] = ns;
@@ -525,7 +534,7 @@ static void record_op(unsigned int cpu, bool up, u64 ns)
 	u64 fw = up ? arch_cpu_fw_up_ns(cpu) : arch_cpu_fw_down_ns(cpu);
 
 	record(up ? hp_stats.up_ns : hp_stats.down_ns, (*count)++, ns);
-	power_note_cpu(cpu, up);
+	notify(cpu, up);
 	hp_stats.last[up] = (struct cpuhp_op){
 		.seq = *count, .cpu = cpu, .ns = ns, .fw_ns = fw};
 	if (!fw)
@@ -559,14 +568,8 @@ static const char *down_refusal(unsigned int cpu)
 		return "it is the last online CPU";
 	if (!ops || !ops->cpu_die)
 		return "its enable method cannot take it down";
-	/* PSCI 0.1 downs need AFFINITY_INFO, unless CPUs park in the pen. */
-	if (ops->cpu_can_disable && !ops->cpu_can_disable(cpu))
-		return psci_version() == PSCI_VERSION(0, 1) &&
-				       !psci_offline_parks()
-			       ? "the firmware cannot confirm a CPU off "
-				 "(PSCI 0.1 has no AFFINITY_INFO)"
-			       : "the firmware does not allow it (PSCI "
-				 "MIGRATE_INFO_TYPE)";
+	if (ops->cpu_refuses_disable)
+		return ops->cpu_refuses_disable(cpu);
 	return NULL;
 }
 

@@ -407,22 +407,6 @@ void governor_last(struct gov_record *r)
 	spin_unlock_irqrestore(&gov.lock, flags);
 }
 
-static const char *const event_names[] = {
-	[GOV_EV_SAMPLE] = "sample",
-	[GOV_EV_UP] = "up",
-	[GOV_EV_DOWN] = "down",
-	[GOV_EV_UP_FAILED] = "up-failed",
-	[GOV_EV_DOWN_FAILED] = "down-failed",
-	[GOV_EV_MANUAL_OFF] = "manual-off",
-	[GOV_EV_MANUAL_ON] = "manual-on",
-	[GOV_EV_POLICY] = "policy",
-};
-
-const char *gov_event_name(enum gov_event e)
-{
-	return e < ARRAY_SIZE(event_names) ? event_names[e] : "?";
-}
-
 /*
  * The trace as CSV on the console, for tools/power_plot.py:
  * gov-trace,LABEL,t_ms,policy,depth,util,online,want,mask,event,cpu

@@ -76,8 +76,8 @@ static bool cluster_all_off(unsigned int c)
 	return true;
 }
 
-/* From the hotplug core after each successful down or up. */
-void power_note_cpu(unsigned int cpu, bool up)
+/* After each successful down or up (a hotplug notifier). */
+static void power_note_cpu(unsigned int cpu, bool up)
 {
 	unsigned int c = cpu / power_model.cluster_cpus;
 	unsigned long flags;
@@ -95,6 +95,8 @@ void power_note_cpu(unsigned int cpu, bool up)
 	}
 	spin_unlock_irqrestore(&cluster_lock, flags);
 }
+
+CPUHP_NOTIFIER(power_note_cpu);
 
 /* Sum over clusters of the time all their cores were off, until now. */
 static u64 clusters_off_ns(void)

@@ -11,21 +11,10 @@
 #include <string.h>
 #include "power.h"
 
-static const char *const policy_names[GOV_NR_POLICIES] = {
-	[GOV_NONE] = "none",	       [GOV_PERFORMANCE] = "performance",
-	[GOV_POWERSAVE] = "powersave", [GOV_RQDEPTH] = "rqdepth",
-	[GOV_LOAD] = "load",	       [GOV_FIXED] = "fixed",
-};
-
-const char *gov_policy_name(enum gov_policy p)
-{
-	return p < GOV_NR_POLICIES ? policy_names[p] : "?";
-}
-
 int gov_policy_parse(const char *name, enum gov_policy *out)
 {
 	for (int p = 0; p < GOV_NR_POLICIES; p++)
-		if (!strcmp(name, policy_names[p])) {
+		if (!strcmp(name, gov_policy_name(p))) {
 			*out = p;
 			return 0;
 		}

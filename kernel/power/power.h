@@ -71,8 +71,13 @@ void power_meter_read(const struct power_meter *m, struct power_result *r);
 /* "active_mw=150" etc.; 0 or -EINVAL with a message. */
 int power_model_set(const char *kv);
 void power_model_print(void);
-/* Figures since boot (run.c starts the meter at boot). */
+/* Figures since boot (boot.c starts the meter at boot). */
 void power_since_boot(struct power_result *r);
+/* power.scale=: the workloads' length in percent (0: each one's default). */
+extern unsigned long power_scale;
+/* Split s at commas, in place, into at most POWER_MAX_WORDS words. */
+#define POWER_MAX_WORDS 16
+int power_split_commas(char *s, char **argv);
 
 /* Synthetic workloads (workload.c). */
 enum wl_kind {

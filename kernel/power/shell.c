@@ -1,14 +1,58 @@
 /*
- * Shell commands of the governor: `policy` (show it, or set a policy and
- * its tunables) and `power` (the power model and the energy since boot).
+ * Shell commands of the governor: `off N` and `on N` (a CPU down or up by
+ * hand, pinned so the governor leaves it: governor.c says who wins),
+ * `policy` (show it, or set a policy and its tunables) and `power` (the
+ * power model and the energy since boot).
  */
 #define pr_fmt(fmt) fmt
 #include <kernel/cpu.h>
 #include <kernel/printk.h>
 #include <kernel/shell.h>
 #include <lib/errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include "power.h"
+
+static int parse_cpu(int argc, char **argv, unsigned int *cpu)
+{
+	char *end;
+
+	if (argc != 2) {
+		printk(KERN_INFO "usage: %s CPU\n", argv[0]);
+		return -1;
+	}
+	*cpu = strtoul(argv[1], &end, 0);
+	if (*end || end == argv[1] || *cpu >= nr_cpu_ids) {
+		printk(KERN_INFO "error: '%s' is not a CPU (0-%u)\n", argv[1],
+		       nr_cpu_ids - 1);
+		return -1;
+	}
+	return 0;
+}
+
+static int cmd_off(int argc, char **argv)
+{
+	unsigned int cpu;
+
+	if (parse_cpu(argc, argv, &cpu))
+		return -1;
+	return governor_manual_off(cpu);
+}
+SHELL_CMD(off, "CPU", "take a CPU down (PSCI CPU_OFF)", cmd_off);
+
+static int cmd_on(int argc, char **argv)
+{
+	unsigned int cpu;
+	int err;
+
+	if (parse_cpu(argc, argv, &cpu))
+		return -1;
+	err = governor_manual_on(cpu);
+	if (!err)
+		printk(KERN_INFO "CPU%u is up\n", cpu);
+	return err;
+}
+SHELL_CMD(on, "CPU", "bring a CPU up (PSCI CPU_ON)", cmd_on);
 
 static void policy_show(void)
 {

@@ -312,6 +312,16 @@ static void torture_wait(unsigned long seconds, long gp_start)
 			goal_cycles, goal_gps, seconds);
 }
 
+static unsigned long torture_secs;
+param_ulong("torture", torture_secs, 1, 86400,
+	    "S: RCU + hotplug torture for S seconds, then SUCCESS or FAILURE");
+
+void rcu_torture_boot(void)
+{
+	if (torture_secs)
+		rcu_torture_run(torture_secs);
+}
+
 void rcu_torture_run(unsigned long seconds)
 {
 	unsigned int nr_readers = 0, cpu;

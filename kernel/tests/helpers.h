@@ -31,7 +31,7 @@ static inline bool downs_allowed(struct kunit *test)
 	unsigned int cpu = nr_cpu_ids - 1;
 	const struct cpu_operations *ops = get_cpu_ops(cpu);
 
-	if (!ops || !ops->cpu_can_disable || ops->cpu_can_disable(cpu))
+	if (!ops || !ops->cpu_refuses_disable || !ops->cpu_refuses_disable(cpu))
 		return true;
 	kunit_skip(test, "the firmware refuses CPU downs");
 	return false;

@@ -73,7 +73,8 @@ static bool kernel_may_disable(unsigned int cpu)
 {
 	const struct cpu_operations *ops = get_cpu_ops(cpu);
 
-	return ops && (!ops->cpu_can_disable || ops->cpu_can_disable(cpu));
+	return ops &&
+	       (!ops->cpu_refuses_disable || !ops->cpu_refuses_disable(cpu));
 }
 
 /*
@@ -231,7 +232,7 @@ static void psci_migrate_info_type(struct kunit *test)
 		/* Meaningless here; the kernel does not ask. */
 		report(test, "MIGRATE_INFO_UP_CPU", (int)up);
 	}
-	/* The kernel's decision is its PSCI driver's (cpu_can_disable). */
+	/* The kernel's decision is its PSCI driver's (cpu_refuses_disable). */
 	if (board.cpus[0].method != ENABLE_METHOD_PSCI)
 		return;
 	for_each_present_cpu (cpu)

@@ -1,0 +1,58 @@
+#!/usr/bin/env python3
+"""The lean build (make lean: TESTS=0 BENCH=0) against the full one: both
+images exist, the lean one is smaller, and it holds none of the
+experiments (no test suite, no benchmark, no torture, no lkdtm, no power
+comparison). Prints both sizes; KTAP, one line per check. The lean image
+booting make run's demo is a boot of tests/matrix.py (lean-demo).
+"""
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tests"))
+from harness.ktap import KtapWriter   # noqa: E402
+
+NM = os.environ.get("NM", "aarch64-linux-gnu-nm")
+FULL, LEAN = "build", os.path.join("build", "lean")
+# Functions only the experiments define.
+EXPERIMENTS = ("kunit_run_tests", "bench_run", "rcu_torture_run", "lkdtm_run",
+               "power_strategies", "psci_floor_cycle")
+# Linker-section tables the experiments fill: empty in the lean image.
+TABLES = ("ktest_suites", "benches")
+
+
+def symbols(elf):
+    out = subprocess.run([NM, elf], capture_output=True, text=True, check=True).stdout
+    syms = {}
+    for line in out.splitlines():
+        f = line.split()
+        if len(f) == 3:
+            syms[f[2]] = int(f[0], 16)
+    return syms
+
+
+def main():
+    ktap = KtapWriter()
+    images = [os.path.join(ROOT, d, "Image") for d in (FULL, LEAN)]
+    missing = [os.path.relpath(i, ROOT) for i in images if not os.path.exists(i)]
+    ktap.result("lean: both images built", not missing,
+                ", ".join(missing) + " missing" if missing else "")
+    if missing:
+        return 0 if ktap.print() else 1
+    full, lean = (os.path.getsize(i) for i in images)
+    ktap.result("lean: smaller than the full build", lean < full,
+                f"full {full} bytes, lean {lean} bytes ({100 * lean // full}%)")
+    syms = symbols(os.path.join(ROOT, LEAN, "kernel.elf"))
+    left = [s for s in EXPERIMENTS if s in syms]
+    ktap.result("lean: no experiment linked in", not left,
+                ", ".join(left) or f"none of {len(EXPERIMENTS)} names")
+    full_tables = [t for t in TABLES
+                   if syms.get(f"__{t}_start") != syms.get(f"__{t}_end")]
+    ktap.result("lean: no test suite or benchmark registered", not full_tables,
+                ", ".join(full_tables) or "tables empty")
+    return 0 if ktap.print() else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
