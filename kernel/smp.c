@@ -484,7 +484,7 @@ void smp_init_ipis(void)
 	/*
 	 * Once, on the boot CPU: every irqchip's cpu_init() leaves the
 	 * SGIs enabled, so a CPU coming up takes IPIs without this (it
-	 * was one trapped register write per IPI on every up, issue 20).
+	 * would be a trapped register write per IPI on every up).
 	 */
 	for (unsigned int ipi = 0; ipi < NR_IPI; ipi++)
 		if (request_percpu_irq(ipi, ipi_handler, "IPI", NULL))

@@ -403,7 +403,7 @@ BOOTS = [
          ["--el2", "--smp", "4"],
          append="test=all poweroff",
          expect=(PSCI_QEMU,)),
-    # CPU_SUSPEND (issue 17, idle states): QEMU's WFI answer to a power-down
+    # CPU_SUSPEND (idle states): QEMU's WFI answer to a power-down
     # request, and a real power-down emulated by fail.cpu_suspend (the
     # suspend suite sets it): the CPU resumes at cpu_resume with its EL1
     # context lost, on each CPU, 1000 times each, on GICv2 and GICv3, with
@@ -873,7 +873,7 @@ BOOTS = [
                  r"^demo: done; all 4 CPUs online \(governor stopped, policy none\); "
                  r"try 'cpus', 'policy rqdepth'$"),
          # The demo hands every CPU back and stops the governor: the shell
-         # starts as after a plain boot (issue 3: all CPUs online, ticking).
+         # starts as after a plain boot (all CPUs online, ticking).
          script=(Step(r"Boot complete\.", ""),
                  Step(PROMPT, "policy\r", expect=(r"^policy: none \(governor stopped",
                                                    r"^state: online 0-3 \(4\)")),
@@ -1045,7 +1045,7 @@ BOOTS = [
                                 r"^\s+fault_recurse\+", r"^\s+fault_overflow_stack\+",
                                 r"^\s+lkdtm_run\+")),
     # A context switch inside a read-side section would be reported to RCU
-    # as a quiescent state: __schedule() stops it (issue 15, finding 6).
+    # as a quiescent state: __schedule() stops it.
     fault_boot("rcu_yield",
                r"^Kernel panic - not syncing: BUG at kernel/sched/core\.c:\d+: "
                r"scheduling while atomic: init/\d+/0x00000001$",
@@ -1053,8 +1053,8 @@ BOOTS = [
                                 r"^\s+yield\+", r"^\s+fault_rcu_yield\+",
                                 r"^\s+lkdtm_run\+")),
     # debug_preempt reports this_cpu_*()/smp_processor_id() by a thread that
-    # may move, each call site once, and the boot goes on (issue 15,
-    # finding 8). Every other boot runs with it and fails on a report.
+    # may move, each call site once, and the boot goes on. Every other
+    # boot runs with it and fails on a report.
     Boot("debug-preempt-report",
          ["--smp", "2"],
          append="lkdtm=percpu_preemptible debug_preempt poweroff",
@@ -1106,7 +1106,7 @@ BOOTS = [
          append="poweroff",
          ktap=False),
     # PSCI 0.1 has no AFFINITY_INFO: no down can be confirmed, so none is
-    # taken (issue 15, finding 2); nor SYSTEM_OFF, so the boot halts.
+    # taken; nor SYSTEM_OFF, so the boot halts.
     Boot("psci-v01-via-shim",
          ["--smp", "4", "--mem", "256M"],
          shim_dtb="psci-0.1",

@@ -1,6 +1,6 @@
 #!/bin/bash
 # make torture: long RCU + hotplug tortures on virt -smp 4 and -smp 8, one
-# boot each, until the targets of issue 10 are met: TORTURE_GOAL hotplug
+# boot each, until their targets are met: TORTURE_GOAL hotplug
 # cycles and grace periods (default 10000,100000), at most TORTURE_SECS
 # seconds per boot (default 3600; hz=1000 so that grace periods, which end
 # at ticks, come fast), then the totals over all boots.

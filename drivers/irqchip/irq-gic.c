@@ -46,7 +46,7 @@ static struct {
  * Each CPU's interface mask, written by that CPU in its first cpu_init
  * (before it is marked online). It is the number the CPU's interface is
  * wired to and never changes: a CPU coming up again does not read it
- * back (a trapped register read under QEMU on every up, issue 20).
+ * back (a trapped register read under QEMU on every up).
  */
 static DEFINE_CPU_ARRAY(u8, gic_cpu_map);
 

@@ -89,7 +89,7 @@ int sched_cpu_activate(unsigned int cpu);
 int sched_cpu_deactivate(unsigned int cpu);
 int sched_cpu_drain(unsigned int cpu);
 /*
- * Test hook (issue 15 finding 5): when task waker queues a thread on cpu,
+ * Test hook: when task waker queues a thread on cpu,
  * it first waits, IRQs off, until cpu is no longer active, and 20 ms
  * more: a wake-up that chose cpu before its active bit cleared lands
  * after that. One shot; NULL waker: off.

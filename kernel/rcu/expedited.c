@@ -45,8 +45,8 @@
  * The caller spins this long for the reports before it sleeps. An
  * expedited GP with every target answering takes tens of microseconds;
  * sleeping for it put the caller's CPU into an idle state and back (a
- * PSCI CPU_SUSPEND on virt), which cost as much again (issue 20, a
- * down's rcu:sync step). The spin ends early when another thread wants
+ * PSCI CPU_SUSPEND on virt), which cost as much again (in a down's
+ * rcu:sync step). The spin ends early when another thread wants
  * the CPU.
  */
 #define EXP_SPIN_US 100

@@ -36,7 +36,7 @@
  * a thread that sleeps often, as cpu_down() does waiting for a grace
  * period, lost a tick per sleep to a busy CPU's thread: in the trace of
  * a hotplug cycle with a reader beside the writer, 5 ms of its 10 passed
- * between the grace period's end and the writer running (issue 20).
+ * between the grace period's end and the writer running.
  */
 #define SLEEPER_CREDIT_NS (SCHED_SLICE_NS / 2)
 

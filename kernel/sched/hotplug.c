@@ -20,10 +20,9 @@
 
 /*
  * A thread leaves at its next switch, which the resched IPI forces within
- * a tick. The 10 s this once was hid threads queued after the drain by
- * wakers that still saw the active bit (issue 15 finding 5): the drain
- * now runs after a grace period, and a thread that stays 2 s is a bug,
- * reported with its backtrace.
+ * a tick. The drain runs after a grace period, so no waker that still saw
+ * the active bit queues a thread after it: a thread that stays 2 s is a
+ * bug, reported with its backtrace (a longer bound would only hide one).
  */
 #define DRAIN_TIMEOUT_MS 2000
 #define DRAIN_SPIN_US 2000
@@ -182,8 +181,8 @@ int sched_cpu_drain(unsigned int cpu)
 	/*
 	 * Each loop takes cpu's run-queue lock and sends it an IPI, a
 	 * handshake with a vCPU that a busy host may not run for a whole
-	 * time slice: 100 such loops once took the 2 s (issue 20's drain
-	 * reports, "the drain's longest msleep(1) 0 us"). So the fast
+	 * time slice: 100 such loops can take the whole 2 s (a drain report
+	 * then says "the drain's longest msleep(1) 0 us"). So the fast
 	 * phase is bounded by time, not by a count, and the deadline is
 	 * a verdict only if the queue is still not drained then.
 	 */

@@ -1,5 +1,5 @@
 /*
- * The scheduler's modes and the power-aware one, "pack" (issue 17).
+ * The scheduler's modes and the power-aware one, "pack".
  *
  *   spread  (the default) a waking thread goes to the least loaded CPU it
  *           may use (runnable threads: the running one plus the queued);

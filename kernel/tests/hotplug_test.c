@@ -511,8 +511,8 @@ static void hotplug_late_waker_after_online_cleared(struct kunit *test)
 }
 
 /*
- * Found while verifying issue 15: an idle CPU checked its active bit in
- * idle_balance() before taking the run-queue locks, and that check is no
+ * An idle CPU that checks its active bit in idle_balance() only before
+ * taking the run-queue locks would race the down: that check is no
  * read-side section (a tick in the idle loop is a quiescent state). The
  * hook holds CPU cpu's idle thread between the check and the locks until
  * cpu is told to die, after rcu:sync and sched:drain; threads that may
@@ -642,8 +642,8 @@ static void hotplug_boot_cpu(struct kunit *test)
 
 /*
  * The grace period of a down waits for the CPU going down, which is no
- * longer online (no IPI reaches it) and, since finding 5, still runs its
- * threads. Does it end while that CPU's thread is nearly always inside a
+ * longer online (no IPI reaches it) and, until sched:drain, still runs
+ * its threads. Does it end while that CPU's thread is nearly always inside a
  * read-side section? Before rcu_urge_qs() and the reschedule of such
  * CPUs (rcu/expedited.c), it ended when a tick happened to land between
  * two sections: under rcutorture up to half a second, here the 3 s the

@@ -434,7 +434,7 @@ static void sched_preemption_check_rules(struct kunit *test)
 }
 
 /*
- * Parking without a round trip (issue 20): kthread_park() of a thread
+ * Parking without a round trip: kthread_park() of a thread
  * asleep in wait_event_parkable() sets the flag and leaves it asleep, and
  * kthread_unpark() leaves it so; woken while parked, it parks in
  * kthread_parkme() without doing its work, and does it once unparked. A

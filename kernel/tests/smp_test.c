@@ -273,7 +273,7 @@ static void smp_every_cpu_ticks(struct kunit *test)
 }
 
 /*
- * spin-table (issue 15 finding 10): is each release address written
+ * spin-table: is each release address written
  * through the linear map's Normal cacheable mapping, not a Device alias of
  * the same RAM, and does that mapping read back an entry point (the CPU
  * was released)? Before, the write went through ioremap(): Device-nGnRE.

@@ -1,7 +1,7 @@
 /*
  * A retry of the same CPU after a failed bring-up, against the CPU of an
  * earlier attempt that is still on (arch/arm64/smp.c __cpu_up(), head.S
- * secondary_switched, secondary_too_late(); issue 33 finding 1). Checked
+ * secondary_switched, secondary_too_late()). Checked
  * by tools/model/check.sh, described in docs/model.md.
  *
  * The boot side brings up CPU 0, then CPU 1, each with up to MAXTRY

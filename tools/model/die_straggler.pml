@@ -1,9 +1,9 @@
 /*
- * The straggler of a __cpu_die() timeout: a dying CPU that reports only
- * after the writer stopped waiting for it (arch/arm64/smp.c __cpu_die(),
+ * The straggler of a down's timeout: a dying CPU that reports only after
+ * the writer stopped waiting for it (arch/arm64/smp.c __cpu_teardown(),
  * arch_cpu_idle_dead(), cpu_should_die(); the idle loop's check in
- * kernel/sched/idle.c; issue 33 finding 3). Checked by
- * tools/model/check.sh, described in docs/model.md.
+ * kernel/sched/idle.c). Checked by tools/model/check.sh, described in
+ * docs/model.md.
  *
  * The writer (cpu_down(), one at a time under the hotplug lock) takes
  * CPU 0, then CPU 1 down (two dying CPUs; the writer runs on a third).
@@ -136,7 +136,7 @@ proctype writer()
 		:: try < MAXTRY ->
 			/* cpu_down(c): the steps before arch:power */
 			phase[c] = GOING;
-			/* __cpu_die(c) */
+			/* __cpu_teardown(c) */
 			init_completion(COMP(c));
 			should_die[c] = true; /* smp_store_release(); kick */
 			if
@@ -162,7 +162,7 @@ proctype writer()
 				:: break            /* or the next one */
 				fi
 			:: else ->
-				/* cpu_kill() and the steps after __cpu_die() */
+				/* cpu_kill() and the steps after __cpu_teardown() */
 				assert(cstate[c] == LEFT || cstate[c] == OFF);
 				if
 				:: cstate[c] == OFF -> /* AFFINITY_INFO: OFF */

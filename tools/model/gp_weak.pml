@@ -3,8 +3,8 @@
  * weak memory as AArch64 allows it (kernel/rcu/tree.c rcu_gp_start(),
  * rcu_node_start_gp(), rcu_gp_end(), rcu_request_gp(), note_new_gp(),
  * rcu_report_qs(), rcu_idle_enter(), rcu_idle_exit();
- * kernel/rcu/callbacks.c call_rcu(), rcu_advance_cbs(); issue 33
- * finding 4). Checked by tools/model/check.sh, described in
+ * kernel/rcu/callbacks.c call_rcu(), rcu_advance_cbs()). Checked by
+ * tools/model/check.sh, described in
  * docs/model.md.
  *
  * Three CPUs:

@@ -1,7 +1,7 @@
 /*
  * The start-slot handshake of a CPU bring-up against a CPU that arrives
- * late (arch/arm64/smp.c __cpu_up(), head.S secondary_switched; issue 15
- * finding 3). Checked by tools/model/check.sh, described in docs/model.md.
+ * late (arch/arm64/smp.c __cpu_up(), head.S secondary_switched).
+ * Checked by tools/model/check.sh, described in docs/model.md.
  *
  * The boot side brings up CPU 0, then CPU 1, one attempt each, with the
  * one secondary_data (data_cpu: its cpu and MPIDR, one number here) and

@@ -1,6 +1,6 @@
 /*
- * A CPU down whose firmware never confirms the CPU off (issue 15,
- * finding 1; docs/model.md). Checked by tools/model/check.sh with spin.
+ * A CPU down whose firmware never confirms the CPU off (docs/model.md).
+ * Checked by tools/model/check.sh with spin.
  *
  * The dying CPU may run its own RCU callback and timer until it reaches
  * teardown; then it sets its per-CPU "left the kernel" flag (left), calls
