@@ -52,8 +52,8 @@ LDFLAGS := -nostdlib -static -no-pie -z max-page-size=4096 -z norelro \
 
 # One object list per directory (tools/layers.toml says who may use whom).
 arch-y := $(addprefix arch/arm64/, head.o entry.o cache.o smccc.o \
-	early_mmu.o mmu.o traps.o stacktrace.o switch.o smp.o pen.o \
-	vmap_stack.o sleep.o suspend.o)
+	early_mmu.o mmu.o traps.o stacktrace.o switch.o smp.o smp_faults.o \
+	fw_share.o pen.o vmap_stack.o sleep.o suspend.o)
 kernel-y := $(addprefix kernel/, main.o printk.o params.o devicetree.o \
 	reboot.o board.o cpu_array.o time.o smp.o irq.o timer.o tick.o \
 	tick_broadcast.o shell.o console_input.o)
@@ -65,7 +65,7 @@ rcu-y := $(addprefix kernel/rcu/, tree.o callbacks.o expedited.o stall.o \
 	stats.o)
 trace-y := $(addprefix kernel/trace/, ring.o trace.o dump.o)
 hotplug-y := $(addprefix kernel/hotplug/, core.o cpu.o sync.o \
-	stop_machine.o pen.o shell.o snapshot.o)
+	stop_machine.o pen.o shell.o snapshot.o stats.o)
 power-y := $(addprefix kernel/power/, governor.o policy.o model.o boot.o \
 	workload.o shell.o)
 debug-y := $(addprefix kernel/debug/, panic.o kallsyms.o stackprotector.o \

@@ -21,34 +21,24 @@
  * and cpu_on_retry.pml a retry whose CPU_ON fails.
  */
 #define pr_fmt(fmt) "smp: " fmt
-#include <asm/arch_timer.h>
 #include <asm/cputype.h>
 #include <asm/entry.h>
 #include <asm/memory.h>
 #include <asm/smp.h>
 #include <asm/sysreg.h>
 #include <kernel/board.h>
-#include <kernel/clockevents.h>
 #include <kernel/cpu.h>
 #include <kernel/cpu_array.h>
 #include <kernel/cpuhp.h>
 #include <kernel/cpu_ops.h>
-#include <kernel/fault.h>
-#include <kernel/irq.h>
 #include <kernel/params.h>
 #include <kernel/printk.h>
-#include <kernel/rcupdate.h>
 #include <kernel/sched.h>
 #include <kernel/smp.h>
 #include <kernel/time.h>
-#include <kernel/timer.h>
 #include <kernel/wait.h>
-#include <lib/cmdline.h>
 #include <lib/errno.h>
 #include <lib/printf.h>
-#include <stddef.h>
-#include <stdlib.h>
-#include <string.h>
 
 /*
  * How long a CPU may take to come up or to report going down. Generous:
@@ -87,177 +77,6 @@ struct secondary_data secondary_data;
 /* &secondary_data while a bring-up waits and its CPU has not claimed it. */
 struct secondary_data *secondary_slot;
 static struct completion cpu_running;
-
-/* fail.cpu=CPU: that CPU is started at a dead end (secondary_lost). */
-static int fail_cpu_set(struct fault_point *fp, const char *val)
-{
-	unsigned long cpu;
-
-	if (cmdline_parse_ulong(val, &cpu) || cpu >= nr_cpu_ids)
-		return -EINVAL;
-	fp->arg[0] = (long)cpu;
-	fp->times = FAULT_FOREVER;
-	pr_warn("CPU%lu: fault injected, it will not arrive\n", cpu);
-	return 0;
-}
-DEFINE_FAULT(cpu, fail_cpu_set,
-	     "CPU: that CPU is started at a dead end and never arrives");
-
-/*
- * fail.cpu_late entries, read by head.S (secondary_late_delay) on the
- * started CPU: {MPIDR, delay in counter ticks | 1 << 63 if after the
- * claim}. Armed at boot, before the first secondary starts.
- */
-#define LATE_AFTER_CLAIM (1UL << 63)
-u64 secondary_late[8][2];
-u64 secondary_late_nr;
-
-/* "CPU:MS[:claimed]", the value of the late-CPU points; 0 or -EINVAL. */
-static int parse_cpu_ms(const char *val, unsigned long *cpu, unsigned long *ms,
-			bool *claimed)
-{
-	char *end;
-
-	*cpu = strtoul(val, &end, 0);
-	if (end == val || *end != ':')
-		return -EINVAL;
-	*ms = strtoul(end + 1, &end, 0);
-	*claimed = *end != '\0';
-	if (*cpu >= nr_cpu_ids || !*ms || *ms > 600000 ||
-	    (*claimed && strcmp(end, ":claimed")))
-		return -EINVAL;
-	return 0;
-}
-
-static int parse_late_one(const char *val, u64 *e)
-{
-	unsigned long cpu, ms;
-	bool claimed;
-
-	if (parse_cpu_ms(val, &cpu, &ms, &claimed))
-		return -EINVAL;
-	e[0] = cpu_logical_map(cpu);
-	e[1] = ms * arch_timer_get_freq() / 1000;
-	if (claimed)
-		e[1] |= LATE_AFTER_CLAIM;
-	pr_warn("CPU%lu: fault injected, it waits %lu ms %s claiming its "
-		"start slot\n",
-		cpu, ms, claimed ? "after" : "before");
-	return 0;
-}
-
-static int fail_cpu_late_set(struct fault_point *fp, const char *val)
-{
-	char buf[128], *p = buf, *comma;
-	u64 late[ARRAY_SIZE(secondary_late)][2];
-	unsigned int n = 0;
-
-	if (strlcpy(buf, val, sizeof(buf)) >= sizeof(buf))
-		return -EINVAL;
-	for (; p; p = comma, n++) {
-		comma = strchr(p, ',');
-		if (comma)
-			*comma++ = '\0';
-		if (n == ARRAY_SIZE(late) || parse_late_one(p, late[n]))
-			return -EINVAL;
-	}
-	memcpy(secondary_late, late, sizeof(late));
-	WRITE_ONCE(secondary_late_nr, n);
-	fp->times = FAULT_FOREVER;
-	return 0;
-}
-
-/* head.S reads the table, not the point: disarmed, it must be empty. */
-static void fail_cpu_late_clear(struct fault_point *fp)
-{
-	WRITE_ONCE(secondary_late_nr, 0);
-}
-DEFINE_FAULT_CLEAR(cpu_late, fail_cpu_late_set, fail_cpu_late_clear,
-		   "CPU:MS[:claimed][,...]: the CPU waits MS ms (1-600000) "
-		   "before claiming its start slot (after, with :claimed); at "
-		   "most 8");
-
-/*
- * The firmware's share of a bring-up and of a power-off, on the generic
- * timer's counter (the clock ktime_get_ns() reads, the same on every CPU):
- *
- *   up    on_call (right before CPU_ON, on the CPU calling it) to the
- *         started CPU's first instruction (secondary_data.entry_ticks,
- *         head.S)
- *   down  off_call (right before CPU_OFF, on the dying CPU) to off_seen
- *         (right after the first AFFINITY_INFO answer OFF, on the CPU
- *         waiting in __cpu_die())
- *
- * The enable method stamps the firmware calls (cpu_fw_*() in
- * <kernel/cpu_ops.h>); one that calls no firmware (spin-table, the pen)
- * stamps nothing, and its operations have no figure. Each attempt clears
- * its stamps first, so a figure never mixes two attempts. Bring-ups and
- * downs are serialised by cpu_add_remove_lock.
- */
-struct fw_share {
-	u64 on_call, off_call, off_seen; /* counter ticks; 0: none */
-	u64 up_ticks, down_ticks; /* the last successful attempt's share */
-};
-static DEFINE_CPU_ARRAY(struct fw_share, fw_share);
-
-void cpu_fw_on_calling(unsigned int cpu)
-{
-	WRITE_ONCE(fw_share[cpu].on_call, arch_counter_get());
-}
-
-/* On the dying CPU: the stamp must be out before its power goes. */
-void cpu_fw_off_calling(unsigned int cpu)
-{
-	WRITE_ONCE(fw_share[cpu].off_call, arch_counter_get());
-	dsb(ish); /* complete before the call; pairs with smp_rmb() below */
-}
-
-void cpu_fw_off_seen(unsigned int cpu)
-{
-	WRITE_ONCE(fw_share[cpu].off_seen, arch_counter_get());
-}
-
-static u64 fw_ticks_to_ns(u64 ticks)
-{
-	return cycles_to_ns(ticks, arch_timer_get_freq());
-}
-
-u64 arch_cpu_fw_up_ns(unsigned int cpu)
-{
-	return cpu < nr_cpu_ids ? fw_ticks_to_ns(fw_share[cpu].up_ticks) : 0;
-}
-
-u64 arch_cpu_fw_down_ns(unsigned int cpu)
-{
-	return cpu < nr_cpu_ids ? fw_ticks_to_ns(fw_share[cpu].down_ticks) : 0;
-}
-
-/* After cpu_running: the CPU's entry stamp is visible (the lock's order). */
-static void fw_share_up_done(unsigned int cpu)
-{
-	u64 on = fw_share[cpu].on_call, entry = secondary_data.entry_ticks;
-
-	fw_share[cpu].up_ticks = on && entry ? entry - on : 0;
-}
-
-/* After the firmware said off: its CPU_OFF stamp is visible. */
-static void fw_share_down_done(unsigned int cpu)
-{
-	u64 off, seen;
-
-	smp_rmb(); /* after AFFINITY_INFO's OFF; pairs with the dsb above */
-	off = READ_ONCE(fw_share[cpu].off_call);
-	seen = fw_share[cpu].off_seen;
-	fw_share[cpu].down_ticks = off && seen ? seen - off : 0;
-}
-
-/* Where the new CPU starts: the real entry, or a dead end on request. */
-static phys_addr_t boot_entry(unsigned int cpu)
-{
-	if (fault_armed(&fault_cpu) && fault_cpu.arg[0] == (long)cpu)
-		return __pa_symbol(secondary_lost);
-	return __pa_symbol(secondary_entry);
-}
 
 /*
  * Take the start slot back; pairs with the claim in head.S. True if we
@@ -310,11 +129,13 @@ int __cpu_up(unsigned int cpu)
 	secondary_data.cpu = cpu;
 	secondary_data.mpidr = cpu_logical_map(cpu);
 	secondary_data.entry_ticks = 0;
-	fw_share[cpu].on_call = fw_share[cpu].up_ticks = 0;
+	fw_share_up_begin(cpu);
 	init_completion(&cpu_running);
 	/* Its per-CPU area and secondary_data first; pairs with head.S ldaxr */
 	smp_store_release(&secondary_slot, &secondary_data);
-	err = ops->cpu_boot(cpu, boot_entry(cpu));
+	err = ops->cpu_boot(cpu, smp_fault_lost(cpu)
+					 ? __pa_symbol(secondary_lost)
+					 : __pa_symbol(secondary_entry));
 	if (err) {
 		/*
 		 * A CPU still on from an earlier attempt that gave up on it
@@ -333,14 +154,14 @@ int __cpu_up(unsigned int cpu)
 	if (wait_for_completion_spin_timeout(
 		    &cpu_running, CPU_HANDOFF_SPIN_US,
 		    msecs_to_jiffies(cpu_timeout_ms))) {
-		fw_share_up_done(cpu);
+		fw_share_up_done(cpu, secondary_data.entry_ticks);
 		return 0;
 	}
 	if (!slot_take_back()) {
 		snprintf(why, sizeof(why), "not online within %lu ms",
 			 cpu_timeout_ms);
 		wait_for_claimed(cpu, why);
-		fw_share_up_done(cpu);
+		fw_share_up_done(cpu, secondary_data.entry_ticks);
 		return 0;
 	}
 	pr_crit("CPU%u (MPIDR 0x%llx): failed to come online within %lu ms; "
@@ -434,41 +255,6 @@ bool cpu_should_die(void)
 	return smp_load_acquire(&should_die[smp_processor_id()]);
 }
 
-/* fail.cpu_die_late=CPU:MS[:claimed]: the dying CPU is slow to leave. */
-static bool die_late_claimed;
-
-static int cpu_die_late_set(struct fault_point *fp, const char *val)
-{
-	unsigned long cpu, ms;
-	bool claimed;
-
-	if (parse_cpu_ms(val, &cpu, &ms, &claimed))
-		return -EINVAL;
-	fp->arg[0] = (long)cpu;
-	fp->arg[1] = (long)ms;
-	die_late_claimed = claimed;
-	fp->times = FAULT_FOREVER;
-	pr_warn("CPU%lu: fault injected, it waits %lu ms %s taking its "
-		"down request\n",
-		cpu, ms, claimed ? "after" : "before");
-	return 0;
-}
-DEFINE_FAULT(cpu_die_late, cpu_die_late_set,
-	     "CPU:MS[:claimed]: a CPU going down waits MS ms (1-600000), "
-	     "interrupts off, before taking its down request (after, with "
-	     ":claimed), as a core or vCPU stalled by its host");
-
-/* On the dying CPU, interrupts off: the injected stall, if it is due. */
-static void die_late_delay(unsigned int cpu, bool claimed)
-{
-	if (!fault_armed(&fault_cpu_die_late) ||
-	    fault_cpu_die_late.arg[0] != (long)cpu ||
-	    READ_ONCE(die_late_claimed) != claimed)
-		return;
-	for (long ms = fault_cpu_die_late.arg[1]; ms > 0; ms--)
-		udelay(1000);
-}
-
 /*
  * On the dying CPU, from its idle loop: claim the down request, run its
  * own down steps (timer and GIC interface off, RCU leaves last), report,
@@ -480,7 +266,7 @@ void arch_cpu_idle_dead(void)
 	const struct cpu_operations *ops = get_cpu_ops(cpu);
 
 	local_irq_disable();
-	die_late_delay(cpu, false);
+	smp_fault_die_delay(cpu, false);
 	/* Claim; pairs with the withdrawal in __cpu_teardown(). */
 	if (!__atomic_exchange_n(&should_die[cpu], false, __ATOMIC_ACQ_REL)) {
 		local_irq_enable();
@@ -489,7 +275,7 @@ void arch_cpu_idle_dead(void)
 			cpu);
 		return;
 	}
-	die_late_delay(cpu, true);
+	smp_fault_die_delay(cpu, true);
 	cpuhp_ap_teardown(cpu);
 	/* Its lists are left for good; pairs with arch_cpu_left_kernel(). */
 	smp_store_release(&teardown_reached[cpu], true);
@@ -520,9 +306,7 @@ int __cpu_teardown(unsigned int cpu)
 
 	init_completion(&cpu_died[cpu]); /* no report is due: see above */
 	WRITE_ONCE(teardown_reached[cpu], false);
-	/* Cleared before should_die's release: its CPU_OFF stamp comes after. */
-	WRITE_ONCE(fw_share[cpu].off_call, 0);
-	fw_share[cpu].off_seen = fw_share[cpu].down_ticks = 0;
+	fw_share_down_begin(cpu); /* before should_die's release: see there */
 	smp_store_release(&should_die[cpu], true);
 	smp_send_reschedule(cpu); /* out of WFI, into the idle loop's check */
 	if (wait_for_completion_spin_timeout(&cpu_died[cpu],

@@ -16,4 +16,19 @@
 #define SECONDARY_LATE_NO_SLOT 1 /* empty: __cpu_up() gave up */
 #define SECONDARY_LATE_NOT_MINE 2 /* it names another CPU's MPIDR */
 
+#ifndef __ASSEMBLER__
+#include <lib/types.h>
+
+/* The firmware's share of each attempt (arch/arm64/fw_share.c). */
+void fw_share_up_begin(unsigned int cpu);
+void fw_share_up_done(unsigned int cpu, u64 entry_ticks);
+void fw_share_down_begin(unsigned int cpu);
+void fw_share_down_done(unsigned int cpu);
+
+/* The injected faults of a bring-up and a down (arch/arm64/smp_faults.c):
+ * is cpu to start at a dead end; the dying CPU's stall, if due. */
+bool smp_fault_lost(unsigned int cpu);
+void smp_fault_die_delay(unsigned int cpu, bool claimed);
+#endif
+
 #endif

@@ -59,8 +59,8 @@
 #include <kernel/trace.h>
 #include <lib/cmdline.h>
 #include <lib/errno.h>
-#include <lib/stats.h>
 #include <string.h>
+#include "hotplug.h"
 
 struct cpuhp_step {
 	const char *name;
@@ -242,20 +242,6 @@ static bool runs_kernel(unsigned int cpu)
 	return cpu_done[cpu] > CPUHP_TEARDOWN;
 }
 
-#define HP_SAMPLES 64 /* latencies kept for the figures */
-
-struct hotplug_stats {
-	u64 ups, downs, up_failed, down_failed;
-	u64 up_ns[HP_SAMPLES], down_ns[HP_SAMPLES];
-	/* Each step's time in the last operations, [0] down, [1] up. */
-	u64 step_ns[CPUHP_NR_STEPS][2][HP_SAMPLES];
-	/* Operations with a firmware figure: its share and the rest. */
-	u64 fw_ops[2];
-	u64 fw_ns[2][HP_SAMPLES], kernel_ns[2][HP_SAMPLES];
-	struct cpuhp_op last[2];
-};
-static struct hotplug_stats hp_stats;
-
 enum cpuhp_phase cpuhp_phase(unsigned int cpu)
 {
 	return cpu < nr_cpu_ids ? READ_ONCE(cpu_phase[cpu]) : CPUHP_PHASE_OFF;
@@ -359,8 +345,7 @@ static int do_step(unsigned int cpu, int i, bool up, int (*fn)(unsigned int))
 	/* On-CPU steps too: the writer waits in arch:teardown meanwhile. */
 	t0 = ktime_get_ns();
 	err = fn(cpu);
-	hp_stats.step_ns[i][up][(up ? hp_stats.ups : hp_stats.downs) %
-				HP_SAMPLES] = ktime_get_ns() - t0;
+	cpuhp_stats_step(i, up, ktime_get_ns() - t0);
 	if (cpuhp_steps[i].on_cpu)
 		return err; /* no printing there: interrupts off, dying */
 	if (err)
@@ -387,6 +372,12 @@ static int run_step(unsigned int cpu, int i, bool up)
 const char *cpuhp_step_name(unsigned int step)
 {
 	return step < CPUHP_NR_STEPS ? cpuhp_steps[step].name : "?";
+}
+
+unsigned int cpuhp_nr_steps(void)
+{
+	BUILD_BUG_ON(CPUHP_NR_STEPS > CPUHP_MAX_STEPS);
+	return CPUHP_NR_STEPS;
 }
 
 /* The steps the CPU runs itself (from secondary_start_kernel()). */
@@ -518,31 +509,6 @@ static void notify(unsigned int cpu, bool up)
 		n->fn(cpu, up);
 }
 
-static void record(u64 *ring, u64 count, u64 ns)
-{
-	ring[count % HP_SAMPLES] = ns;
-}
-
-/*
- * A successful down or up of cpu that took ns: its total, and split into
- * the firmware's share and the kernel's when the firmware was timed.
- * Caller holds cpu_add_remove_lock.
- */
-static void record_op(unsigned int cpu, bool up, u64 ns)
-{
-	u64 *count = up ? &hp_stats.ups : &hp_stats.downs;
-	u64 fw = up ? arch_cpu_fw_up_ns(cpu) : arch_cpu_fw_down_ns(cpu);
-
-	record(up ? hp_stats.up_ns : hp_stats.down_ns, (*count)++, ns);
-	notify(cpu, up);
-	hp_stats.last[up] = (struct cpuhp_op){
-		.seq = *count, .cpu = cpu, .ns = ns, .fw_ns = fw};
-	if (!fw)
-		return;
-	record(hp_stats.fw_ns[up], hp_stats.fw_ops[up], fw);
-	record(hp_stats.kernel_ns[up], hp_stats.fw_ops[up]++, ns - fw);
-}
-
 /* What cpu_done[] says, once an operation ended. */
 static enum cpuhp_phase phase_at_rest(unsigned int cpu)
 {
@@ -597,9 +563,10 @@ int cpu_down(unsigned int cpu)
 	trace_cpuhp_op(cpu, false, true, err);
 	WRITE_ONCE(cpu_phase[cpu], phase_at_rest(cpu));
 	if (err) {
-		hp_stats.down_failed++;
+		cpuhp_stats_failed(false);
 	} else {
-		record_op(cpu, false, ktime_get_ns() - t0);
+		cpuhp_stats_op(cpu, false, ktime_get_ns() - t0);
+		notify(cpu, false);
 		pr_info("CPU%u is down\n", cpu);
 	}
 	mutex_unlock(&cpu_add_remove_lock);
@@ -661,9 +628,11 @@ int cpu_up(unsigned int cpu)
 	trace_cpuhp_op(cpu, true, true, err);
 	WRITE_ONCE(cpu_phase[cpu], phase_at_rest(cpu));
 	if (err)
-		hp_stats.up_failed++;
+		cpuhp_stats_failed(true);
 	else
-		record_op(cpu, true, ktime_get_ns() - t0);
+		cpuhp_stats_op(cpu, true, ktime_get_ns() - t0);
+	if (!err)
+		notify(cpu, true);
 	mutex_unlock(&cpu_add_remove_lock);
 	return err;
 }
@@ -713,45 +682,4 @@ int cpu_hotplug_set_sync(enum hotplug_sync sync)
 	hotplug_sync_switch(sync);
 	mutex_unlock(&cpu_add_remove_lock);
 	return 0;
-}
-
-void hotplug_get_stats(struct cpuhp_stats *st)
-{
-	mutex_lock(&cpu_add_remove_lock);
-	st->ups = hp_stats.ups;
-	st->downs = hp_stats.downs;
-	st->up_failed = hp_stats.up_failed;
-	st->down_failed = hp_stats.down_failed;
-	ring_summary(hp_stats.up_ns, HP_SAMPLES, hp_stats.ups, st->up_ns);
-	ring_summary(hp_stats.down_ns, HP_SAMPLES, hp_stats.downs, st->down_ns);
-	for (int i = 0; i < CPUHP_NR_STEPS && i < CPUHP_MAX_STEPS; i++) {
-		u64 down[3], up[3];
-
-		ring_summary(hp_stats.step_ns[i][0], HP_SAMPLES, hp_stats.downs,
-			     down);
-		ring_summary(hp_stats.step_ns[i][1], HP_SAMPLES, hp_stats.ups,
-			     up);
-		st->step_name[i] = cpuhp_steps[i].name;
-		st->step_down_ns[i] = down[1];
-		st->step_up_ns[i] = up[1];
-	}
-	st->nr_steps = min(CPUHP_NR_STEPS, CPUHP_MAX_STEPS);
-	st->fw_downs = hp_stats.fw_ops[0];
-	st->fw_ups = hp_stats.fw_ops[1];
-	ring_summary(hp_stats.fw_ns[0], HP_SAMPLES, st->fw_downs,
-		     st->fw_down_ns);
-	ring_summary(hp_stats.fw_ns[1], HP_SAMPLES, st->fw_ups, st->fw_up_ns);
-	ring_summary(hp_stats.kernel_ns[0], HP_SAMPLES, st->fw_downs,
-		     st->kernel_down_ns);
-	ring_summary(hp_stats.kernel_ns[1], HP_SAMPLES, st->fw_ups,
-		     st->kernel_up_ns);
-	mutex_unlock(&cpu_add_remove_lock);
-}
-
-void hotplug_last_ops(struct cpuhp_op *down, struct cpuhp_op *up)
-{
-	mutex_lock(&cpu_add_remove_lock);
-	*down = hp_stats.last[0];
-	*up = hp_stats.last[1];
-	mutex_unlock(&cpu_add_remove_lock);
 }
