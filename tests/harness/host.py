@@ -34,6 +34,8 @@ TOOL_CHECKS = [
      "layers-self.log", "layers ", "tests/layers_check.py"),
     ("lean", [sys.executable, "tests/lean_check.py"], "lean.log", "",
      "tests/lean_check.py"),
+    ("docs", [sys.executable, "tests/docs_check.py", "--strict-comments"], "docs.log", "docs.",
+     "tests/docs_check.py"),
     ("tfa", [sys.executable, "tests/tfa_check.py"], "tfa.log", "tfa.",
      "tests/tfa_check.py"),
     ("trace", [sys.executable, "tools/trace.py", "--run", "--ktap",
