@@ -40,15 +40,16 @@ KERNEL_ADDR = 0x40200000
 
 # The down path of kernel/hotplug/core.c, in the order the stops come: the steps
 # run from the bottom of cpuhp_steps[] (on the CPU doing `off 3`), except
-# rcu:dying/tick:dying/irqchip:dying and psci_cpu_off, which CPU 3 runs
-# itself from arch_cpu_idle_dead() once __cpu_die() asks it to go.
+# the down callbacks of tick:starting, irqchip:starting and rcu:starting and
+# psci_cpu_off, which CPU 3 runs itself from arch_cpu_idle_dead() once
+# __cpu_teardown() asks it to go.
 DOWN_STOPS = [
     ("online_down", "cpu:online, the online bit is cleared"),
     ("kthreads_park_cpu", "kthreads:park, its threads parked"),
     ("sched_cpu_deactivate", "sched:active, its active bit cleared"),
     ("rcu_sync_down", "rcu:sync, the grace period"),
     ("sched_cpu_drain", "sched:drain, threads moved off it"),
-    ("irqchip_dying", "irqchip:dying, GIC CPU interface off (on CPU 3)"),
+    ("irqchip_dying", "irqchip:starting's down, GIC CPU interface off (on CPU 3)"),
     ("psci_cpu_off", "PSCI CPU_OFF (on CPU 3)"),
     ("timers_down", "timers:dead, its timers migrated"),
     ("percpu_down", "percpu:area, its per-CPU area freed"),

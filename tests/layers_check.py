@@ -8,7 +8,8 @@ ok when every symbol it uses from another part is an allowed arrow, else
 the arrows and the symbols behind them. Exits 1 on any forbidden arrow.
 
 Usage: tests/layers_check.py [--build DIR] [--markdown] [--self-test]
-  --markdown   print the table as docs/architecture.md shows it
+  --markdown   print the table as docs/architecture.md shows it (the
+               check fails when the doc's copy differs)
   --self-test  a made-up tree: an allowed arrow passes, a forbidden fails
 """
 import argparse
@@ -162,6 +163,10 @@ def main():
         return 0
     units = [(src, *symbols(obj)) for src, obj in objects(args.build)]
     ktap = KtapWriter()
+    with open(os.path.join(ROOT, "docs", "architecture.md")) as f:
+        shown = markdown(parts, arrows) in f.read()
+    ktap.result("layers: docs/architecture.md shows this table", shown,
+                "" if shown else "paste tests/layers_check.py --markdown into it")
     if not units:
         ktap.result("layers: the build has objects", False, f"none in {args.build}")
         ok = False

@@ -26,7 +26,7 @@
 #  16 model_straggler_no_withdraw_mutant  NO_WITHDRAW must fail
 # and tools/model/gp_weak.pml (GP start, call_rcu(), idle; weak memory):
 #  17 model_gp_weak                       the fixed order holds
-#  18 model_gp_weak_current_mutant        CURRENT_ORDER must fail
+#  18 model_gp_weak_old_order_mutant        OLD_ORDER must fail
 #  19 model_gp_weak_idle_enter_mutant     NO_MB_IDLE_ENTER must fail
 #  20 model_gp_weak_call_rcu_mutant       NO_MB_CALL_RCU must fail
 #  21 model_gp_weak_gp_start_mutant       NO_MB_GP_START must fail
@@ -176,7 +176,7 @@ weak=$here/gp_weak.pml
 run gp_weak "" "-DSAFETY" "" "$weak"
 diag gp_weak
 expect_clean 17 model_gp_weak
-mutant_rejected 18 gp_weak_current_mutant -DCURRENT_ORDER "$weak"
+mutant_rejected 18 gp_weak_old_order_mutant -DOLD_ORDER "$weak"
 mutant_rejected 19 gp_weak_idle_enter_mutant -DNO_MB_IDLE_ENTER "$weak"
 mutant_rejected 20 gp_weak_call_rcu_mutant -DNO_MB_CALL_RCU "$weak"
 mutant_rejected 21 gp_weak_gp_start_mutant -DNO_MB_GP_START "$weak"

@@ -49,7 +49,7 @@
  * uses a freed element. Plus pan's invalid end states.
  *
  * Mutants (check.sh: each must fail an assertion):
- *   CURRENT_ORDER      the unfixed code: the GP start samples dynticks
+ *   OLD_ORDER          the unfixed code: the GP start samples dynticks
  *                      before it publishes the new GP number, and
  *                      call_rcu() has no barrier before its sample
  *   NO_MB_IDLE_ENTER   no smp_mb() before rcu_idle_enter()'s increment:
@@ -78,7 +78,7 @@
 #define MAXGP 4    /* GP 1 runs at the start; then GPs 2 to 4 start, end */
 #define NROUND 3   /* the reader's idle exits, each with one section */
 
-#ifdef CURRENT_ORDER
+#ifdef OLD_ORDER
 #define NO_MB_CALL_RCU
 #endif
 
@@ -258,7 +258,7 @@ proctype starter()
 		fi;
 		/* rcu_gp_start() of GP k + 1 */
 		k++;
-#ifdef CURRENT_ORDER
+#ifdef OLD_ORDER
 		st_release(STA, QSM, 1); /* rcu_node_start_gp(): the mask */
 		mb(STA);
 		d_step {
