@@ -55,8 +55,9 @@ arch-y := $(addprefix arch/arm64/, head.o entry.o cache.o smccc.o \
 	early_mmu.o mmu.o traps.o stacktrace.o switch.o smp.o smp_faults.o \
 	fw_share.o pen.o vmap_stack.o sleep.o suspend.o)
 kernel-y := $(addprefix kernel/, main.o printk.o params.o devicetree.o \
-	reboot.o board.o cpu_array.o time.o smp.o irq.o timer.o tick.o \
-	tick_broadcast.o shell.o console_input.o)
+	reboot.o board.o cpu_array.o smp.o irq.o shell.o console_input.o)
+time-y := $(addprefix kernel/time/, timekeeping.o timer.o tick.o \
+	tick_broadcast.o)
 mm-y := $(addprefix kernel/mm/, memblock.o page_alloc.o kmalloc.o \
 	kmalloc_cache.o percpu.o)
 sched-y := $(addprefix kernel/sched/, core.o kthread.o idle.o wait.o \
@@ -66,8 +67,8 @@ rcu-y := $(addprefix kernel/rcu/, tree.o callbacks.o expedited.o stall.o \
 trace-y := $(addprefix kernel/trace/, ring.o trace.o dump.o)
 hotplug-y := $(addprefix kernel/hotplug/, core.o cpu.o sync.o \
 	stop_machine.o pen.o shell.o snapshot.o stats.o)
-power-y := $(addprefix kernel/power/, governor.o policy.o model.o boot.o \
-	workload.o shell.o)
+governor-y := $(addprefix kernel/governor/, governor.o policy.o model.o \
+	boot.o workload.o shell.o)
 debug-y := $(addprefix kernel/debug/, panic.o kallsyms.o stackprotector.o \
 	smp_processor_id.o fault.o)
 lib-y := $(addprefix lib/, string.o vsprintf.o bitmap.o cpumask.o \
@@ -78,7 +79,7 @@ drivers-y := $(addprefix drivers/, serial/pl011.o serial/bcm2835_aux_uart.o \
 	irqchip/irq-bcm2836.o watchdog/bcm2835_wdt.o \
 	clocksource/arm_arch_timer.o clocksource/arm_arch_timer_node.o \
 	cpuidle/cpuidle.o cpuidle/cpuidle-psci.o cpuidle/dt_idle_states.o \
-	cpuidle/governor_menu.o cpuidle/qos.o cpuidle/shell.o)
+	cpuidle/menu.o cpuidle/qos.o cpuidle/shell.o)
 # The experiments (tools/layers.toml): in-kernel tests, tortures, lkdtm...
 tests-y := kernel/kunit.o kernel/debug/lkdtm.o kernel/rcu/torture.o \
 	$(addprefix kernel/tests/, boot_test.o mm_test.o mmu_test.o \
@@ -89,7 +90,7 @@ tests-y := kernel/kunit.o kernel/debug/lkdtm.o kernel/rcu/torture.o \
 # ... and benchmarks, the firmware floor, the power comparisons.
 bench-y := kernel/bench.o kernel/mm/kmalloc_bench.o kernel/rcu/bench.o \
 	kernel/trace/bench.o kernel/hotplug/bench.o kernel/hotplug/scale_bench.o \
-	kernel/power/run.o kernel/power/strategy.o arch/arm64/psci_floor.o \
+	kernel/governor/run.o kernel/governor/strategy.o arch/arm64/psci_floor.o \
 	drivers/firmware/psci_floor.o drivers/cpuidle/bench.o
 ifneq ($(TESTS),1)
 tests-y :=
@@ -97,8 +98,8 @@ endif
 ifneq ($(BENCH),1)
 bench-y :=
 endif
-OBJS := $(addprefix $(B)/,$(arch-y) $(kernel-y) $(mm-y) $(sched-y) \
-	$(rcu-y) $(hotplug-y) $(trace-y) $(power-y) $(debug-y) $(lib-y) \
+OBJS := $(addprefix $(B)/,$(arch-y) $(kernel-y) $(time-y) $(mm-y) $(sched-y) \
+	$(rcu-y) $(hotplug-y) $(trace-y) $(governor-y) $(debug-y) $(lib-y) \
 	$(drivers-y) $(tests-y) $(bench-y))
 
 .PHONY: all lean run test host-test board-test sdcard model sweep torture fuzz power bench bench-scale bench-linux trace test-scale nr-cpus-cost clean help setup gdb FORCE

@@ -131,10 +131,10 @@ def markdown(parts, arrows):
 
 def self_test():
     ktap = KtapWriter()
-    parts = [("experiments", ["kernel/tests/*"]), ("governor", ["kernel/power/*"]),
+    parts = [("experiments", ["kernel/tests/*"]), ("governor", ["kernel/governor/*"]),
              ("hotplug", ["kernel/hotplug/*"]), ("lib", ["lib/*"])]
     arrows = {"hotplug": [], "governor": ["hotplug"], "experiments": ["*"], "lib": []}
-    good = [("kernel/power/governor.c", {"gov_run"}, {"cpu_down", "memcpy"}),
+    good = [("kernel/governor/governor.c", {"gov_run"}, {"cpu_down", "memcpy"}),
             ("kernel/hotplug/core.c", {"cpu_down"}, {"memcpy"}),
             ("kernel/tests/t.c", {"t"}, {"gov_run", "cpu_down"}),
             ("lib/string.c", {"memcpy"}, set())]

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The power strategies compared (make power): reads the console log of a
 `power.strategies` boot, recomputes each run's energy from its raw figures
-with the kernel's model (kernel/power/model.c) and checks it against the
+with the kernel's model (kernel/governor/model.c) and checks it against the
 kernel's own, then writes:
 
   OUTDIR/power_strategies.csv   one row per (workload, strategy): figures
@@ -74,7 +74,7 @@ def parse(lines):
 
 
 def energy_uj(row, model, cpus, transition_scale=1.0, deep_scale=1.0, cluster_mw=None):
-    """The kernel's model, term by term (kernel/power/model.c): us x mW = nJ."""
+    """The kernel's model, term by term (kernel/governor/model.c): us x mW = nJ."""
     if cluster_mw is not None:
         model = dict(model, cluster_mw=cluster_mw)
     def uj(mw, us):

@@ -314,7 +314,7 @@ def check_down(doc, down):
     steps = {e["name"]: e for e in slices(doc, PID_HOTPLUG, cpu + 1) if inside(e, down)
              and e is not down}
     for name in ("cpu:online", "kthreads:park", "sched:active", "rcu:sync", "sched:drain",
-                 "arch:teardown", "arch:power"):
+                 "cpu:teardown", "cpu:bringup"):
         if name not in steps:
             problems.append(f"cpu_down {cpu}: no step {name}")
     if problems:
@@ -324,7 +324,7 @@ def check_down(doc, down):
     if names.index("rcu:sync") > names.index("sched:drain") or \
             names.index("cpu:online") != 0:
         problems.append(f"cpu_down {cpu}: steps out of order: {names}")
-    sync, drain, power = steps["rcu:sync"], steps["sched:drain"], steps["arch:power"]
+    sync, drain, power = steps["rcu:sync"], steps["sched:drain"], steps["cpu:bringup"]
     gps = slices(doc, PID_RCU)
     if not any(sync["ts"] <= g["ts"] + g["dur"] <= sync["ts"] + sync["dur"] + EPS
                for g in gps):
@@ -336,7 +336,7 @@ def check_down(doc, down):
     if not off:
         problems.append(f"cpu_down {cpu}: no PSCI CPU_OFF on CPU {cpu}'s track")
     if not aff:
-        problems.append(f"cpu_down {cpu}: no AFFINITY_INFO OFF inside arch:power on"
+        problems.append(f"cpu_down {cpu}: no AFFINITY_INFO OFF inside cpu:bringup on"
                         " another CPU")
     if off and aff and not off[0]["ts"] <= aff[0]["ts"]:
         problems.append(f"cpu_down {cpu}: AFFINITY_INFO OFF at {aff[0]['ts']} before"

@@ -5,7 +5,7 @@
  * state (so a deep state is, to RCU, exactly the WFI idle it was).
  *
  * For each period: the time to the next timer event, the latency limit
- * (cpu_latency_qos_limit()), the governor's choice (governor_menu.c);
+ * (cpu_latency_qos_limit()), the governor's choice (menu.c);
  * a state that stops the local timer needs the tick broadcast, and when
  * this CPU must host it, the deepest state that keeps the timer is used
  * instead. Then the driver's enter (cpuidle-psci.c), the measured stay,

@@ -17,7 +17,6 @@
 #include <asm/suspend.h>
 #include <kernel/cpu.h>
 #include <kernel/cpu_ops.h>
-#include <kernel/cpu_pen.h>
 #include <kernel/devicetree.h>
 #include <kernel/fault.h>
 #include <kernel/params.h>

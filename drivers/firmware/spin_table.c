@@ -18,7 +18,6 @@
 #include <asm/pgtable.h>
 #include <kernel/board.h>
 #include <kernel/cpu_ops.h>
-#include <kernel/cpu_pen.h>
 #include <kernel/printk.h>
 #include <lib/errno.h>
 

@@ -15,7 +15,7 @@ static inline u64 arch_counter_get(void)
  * The counter's rate: CNTFRQ_EL0, which firmware sets, unless the timer's
  * device-tree node gives a clock-frequency (the binding's override for
  * firmware that sets it wrong), which the driver puts here at probe.
- * Defined with the time base, in kernel/time.c.
+ * Defined with the time base, in kernel/time/timekeeping.c.
  */
 extern u64 arch_timer_rate;
 

@@ -239,7 +239,7 @@ struct cpuhp_stats {
 	u64 ups, downs, up_failed, down_failed;
 	u64 up_ns[3], down_ns[3]; /* min, median, max of the last 64 */
 	/* Where the time goes: each step's median over the last 64, run on
-	 * a surviving CPU (those on the CPU itself count in arch:teardown). */
+	 * a surviving CPU (those on the CPU itself count in cpu:teardown). */
 	const char *step_name[CPUHP_MAX_STEPS];
 	u64 step_down_ns[CPUHP_MAX_STEPS], step_up_ns[CPUHP_MAX_STEPS];
 	int nr_steps;

@@ -42,6 +42,20 @@ void cpu_fw_off_seen(unsigned int cpu);
 
 const struct cpu_operations *get_cpu_ops(unsigned int cpu);
 
+/*
+ * The kernel's pen (arch/arm64/pen.S, kernel/hotplug/pen.c), where an
+ * enable method whose firmware cannot power a CPU off (spin-table, or
+ * hotplug.pen) parks it: off for the kernel, on for the firmware.
+ */
+/* On the dying CPU, interrupts off, after its down steps: never returns. */
+void cpu_pen_park(unsigned int cpu) __attribute__((noreturn));
+/* On a surviving CPU: 0 once cpu sits in the pen, -ETIMEDOUT if not. */
+int cpu_pen_wait(unsigned int cpu);
+/* Is cpu parked in the pen (so starting it means releasing it)? */
+bool cpu_pen_holds(unsigned int cpu);
+/* Let it out: it restarts through secondary_data. */
+void cpu_pen_release(unsigned int cpu);
+
 /* spin-table: the mapping its release write goes through (the tests). */
 u64 *spin_table_release_slot(phys_addr_t release);
 

@@ -18,7 +18,7 @@ void cpuhp_boot_cpu_online(void);
  * once it runs, its own down steps before it leaves the kernel. */
 void cpuhp_ap_startup(unsigned int cpu);
 void cpuhp_ap_teardown(unsigned int cpu);
-/* A step's name in the table ("arch:power"), for the trace's dump. */
+/* A step's name in the table ("cpu:bringup"), for the trace's dump. */
 const char *cpuhp_step_name(unsigned int step);
 /*
  * For tests and the fault sweep: hook is called, on the writer, before

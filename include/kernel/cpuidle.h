@@ -44,7 +44,7 @@ struct cpuidle_state_usage {
 	u64 demoted; /* power-down asked, the firmware returned from standby */
 };
 
-/* The governor's history of one CPU (drivers/cpuidle/governor_menu.c). */
+/* The governor's history of one CPU (drivers/cpuidle/menu.c). */
 #define MENU_INTERVALS 8
 #define MENU_BUCKETS 6
 struct menu_device {

@@ -1,5 +1,5 @@
 /*
- * The hotplug-for-power governor (kernel/power/): a thread that samples
+ * The hotplug-for-power governor (kernel/governor/): a thread that samples
  * every online CPU's run-queue depth and busy share each period and takes
  * CPUs up or down under a policy, in the manner of Android's mpdecision,
  * cpuquiet and intelli-plug. docs/governor.md has the policies, their

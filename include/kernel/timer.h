@@ -95,7 +95,7 @@ void tick_local_restart_device(void);
 void tick_local_set_device(u64 cycles);
 
 /*
- * The tick broadcast (kernel/tick_broadcast.c): a CPU about to enter an
+ * The tick broadcast (kernel/time/tick_broadcast.c): a CPU about to enter an
  * idle state that stops its timer registers its next event and is woken
  * by an IPI from the CPU hosting the broadcast on its own timer.
  * tick_broadcast_enter() returns 0 (this CPU's timer is now stopped) or
@@ -122,7 +122,7 @@ void timers_init(void);
 /* The banner line: counter frequency, HZ, the tick's interrupt. */
 void tick_print_info(void);
 
-/* For the tick (kernel/tick.c), on the calling CPU, IRQs masked. */
+/* For the tick (kernel/time/tick.c), on the calling CPU, IRQs masked. */
 void timers_start_cpu(void); /* this CPU takes timers from now on */
 void run_local_timers(void); /* run the expired ones */
 

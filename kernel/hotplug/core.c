@@ -10,9 +10,9 @@
  *	kthreads, sched park its threads, clear its active bit
  *	rcu:sync        synchronize_rcu(): readers that saw the bit finished
  *	sched:drain     move its threads off: no waker still targets it
- *	arch:teardown   the CPU masks its timer, turns its GIC interface
+ *	cpu:teardown    the CPU masks its timer, turns its GIC interface
  *	                off, leaves RCU and calls psci_cpu_off()
- *	arch:power      this CPU polls AFFINITY_INFO until it is really off
+ *	cpu:bringup     this CPU polls AFFINITY_INFO until it is really off
  *	..., percpu     then its callbacks, timers, idle stack, kmalloc
  *	                caches and per-CPU area are moved or freed
  *
@@ -21,14 +21,14 @@
  * the steps from there towards its target, so a CPU left between the two
  * ends is resumed from where it stands, never run twice through a step.
  *
- * Above arch:teardown the CPU runs the kernel. A step that fails there
+ * Above cpu:teardown the CPU runs the kernel. A step that fails there
  * turns the operation around (cpuhp_run()): a failed down is undone, the
  * CPU online again; a failed up takes the CPU down for real (down steps,
  * CPU_OFF, AFFINITY_INFO) before anything of it is freed. If the way back
  * fails too, it turns again, a few times at most.
  *
  * If the firmware never confirms the CPU off, the down stops at
- * arch:power, but the CPU has left the kernel (arch_cpu_left_kernel()),
+ * cpu:bringup, but the CPU has left the kernel (arch_cpu_left_kernel()),
  * so the steps marked once_left still run: sleepers wait on its callbacks
  * and timers. Its stack and per-CPU area wait for the confirmation.
  *
@@ -196,7 +196,7 @@ static const struct cpuhp_step cpuhp_steps[CPUHP_NR_STEPS] = {
 	[CPUHP_RCU_CALLBACKS] = {"rcu:callbacks", NULL, rcu_callbacks_down,
 				 .once_left = true},
 	/* Power on and wait for it / wait until AFFINITY_INFO says off. */
-	[CPUHP_BRINGUP] = {"arch:power", __cpu_up, __cpu_die},
+	[CPUHP_BRINGUP] = {"cpu:bringup", __cpu_up, __cpu_die},
 	/*
 	 * On the CPU itself. RCU first up and last down: the CPU's other
 	 * steps (its pending cross-CPU calls among them) are read-side
@@ -207,7 +207,7 @@ static const struct cpuhp_step cpuhp_steps[CPUHP_NR_STEPS] = {
 			      irqchip_dying, true},
 	[CPUHP_AP_TICK] = {"tick:starting", tick_starting, tick_dying, true},
 	/* Ask the CPU to run the steps above down, and wait for it. */
-	[CPUHP_TEARDOWN] = {"arch:teardown", NULL, __cpu_teardown},
+	[CPUHP_TEARDOWN] = {"cpu:teardown", NULL, __cpu_teardown},
 	/* Online, on a surviving CPU. */
 	/*
 	 * After the grace period: a waker that read the active bit before it
@@ -250,8 +250,8 @@ enum cpuhp_phase cpuhp_phase(unsigned int cpu)
 /*
  * fail.up_step=NAME, fail.down_step=NAME: that step fails (-EIO) the
  * next time it runs that way, once. Going down, only the steps that run
- * while the CPU is still there may fail: below arch:teardown, a down step
- * must not fail (arch:power's failure is fail.cpu_off's).
+ * while the CPU is still there may fail: below cpu:teardown, a down step
+ * must not fail (cpu:bringup's failure is fail.cpu_off's).
  */
 static int step_fault_index(const char *val, bool up)
 {
@@ -294,7 +294,7 @@ static int down_step_set(struct fault_point *fp, const char *val)
 	return 0;
 }
 DEFINE_FAULT(down_step, down_step_set,
-	     "NAME: step NAME (arch:teardown or one above it with a down "
+	     "NAME: step NAME (cpu:teardown or one above it with a down "
 	     "callback, e.g. sched:drain) fails with -EIO the next time a CPU "
 	     "goes down through it");
 
@@ -342,7 +342,7 @@ static int do_step(unsigned int cpu, int i, bool up, int (*fn)(unsigned int))
 		       cpuhp_steps[i].name, up ? "up" : "down");
 		return -EIO;
 	}
-	/* On-CPU steps too: the writer waits in arch:teardown meanwhile. */
+	/* On-CPU steps too: the writer waits in cpu:teardown meanwhile. */
 	t0 = ktime_get_ns();
 	err = fn(cpu);
 	cpuhp_stats_step(i, up, ktime_get_ns() - t0);
@@ -411,7 +411,7 @@ static int steps_up(unsigned int cpu, int to)
 }
 
 /* Down until only `to` steps are done: 0, or the failing step's error
- * with it still done. The on-CPU steps run inside arch:teardown. */
+ * with it still done. The on-CPU steps run inside cpu:teardown. */
 static int steps_down(unsigned int cpu, int to)
 {
 	for (int i = cpu_done[cpu] - 1; i >= to; i--) {
@@ -429,7 +429,7 @@ static int steps_down(unsigned int cpu, int to)
 }
 
 /*
- * arch:power's down failed: the firmware did not confirm cpu off. The
+ * cpu:bringup's down failed: the firmware did not confirm cpu off. The
  * CPU left the kernel before it reported (arch_cpu_left_kernel()), so it
  * will never touch its callbacks and timers again: move them now, or a
  * synchronize_rcu() caller, an msleep() and rcu_barrier() wait on them
@@ -586,7 +586,7 @@ static int finish_unconfirmed_down(unsigned int cpu)
 		       cpu);
 		return -EBUSY;
 	}
-	cpu_done[cpu] = CPUHP_BRINGUP; /* arch:power's down, done now */
+	cpu_done[cpu] = CPUHP_BRINGUP; /* cpu:bringup's down, done now */
 	steps_down(cpu, 0);
 	WRITE_ONCE(cpu_phase[cpu], CPUHP_PHASE_OFF);
 	pr_info("CPU%u: confirmed off at last\n", cpu);

@@ -7,7 +7,7 @@
 #include <asm/barrier.h>
 #include <asm/entry.h>
 #include <kernel/cpu_array.h>
-#include <kernel/cpu_pen.h>
+#include <kernel/cpu_ops.h>
 #include <kernel/printk.h>
 #include <kernel/sched.h>
 #include <kernel/time.h>

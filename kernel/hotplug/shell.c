@@ -1,7 +1,7 @@
 /*
  * The shell command `hotplug`: counts, latency, each step's share, the
  * firmware's and the kernel's. (`off N` and `on N` are the governor's,
- * kernel/power/shell.c: a CPU taken off by hand is pinned off.)
+ * kernel/governor/shell.c: a CPU taken off by hand is pinned off.)
  */
 #include <kernel/cpu.h>
 #include <kernel/printk.h>

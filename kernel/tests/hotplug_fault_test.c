@@ -753,17 +753,17 @@ static void hotplug_stopped_cpu_resumes(struct kunit *test)
 }
 
 /*
- * fail.down_step refuses the steps below arch:teardown (they must not
+ * fail.down_step refuses the steps below cpu:teardown (they must not
  * fail) and unknown names, and arms the others once.
  */
 static void hotplug_down_step_fault_bounds(struct kunit *test)
 {
 	KUNIT_EXPECT_EQ(test, fault_inject("down_step", "percpu:area"),
 			-EINVAL);
-	KUNIT_EXPECT_EQ(test, fault_inject("down_step", "arch:power"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, fault_inject("down_step", "cpu:bringup"), -EINVAL);
 	KUNIT_EXPECT_EQ(test, fault_inject("down_step", "nosuch"), -EINVAL);
 	KUNIT_EXPECT_EQ(test, fault_times("down_step"), 0);
-	KUNIT_EXPECT_EQ(test, fault_inject("down_step", "arch:teardown"), 0);
+	KUNIT_EXPECT_EQ(test, fault_inject("down_step", "cpu:teardown"), 0);
 	KUNIT_EXPECT_EQ(test, fault_times("down_step"), 1);
 	fault_clear("down_step");
 	KUNIT_EXPECT_EQ(test, fault_inject("cpu_on", "1:DENIED:0"), -EINVAL);

@@ -38,7 +38,7 @@
 #include <asm/arch_timer.h>
 #include <asm/percpu.h>
 #include <kernel/cpu.h>
-#include <kernel/cpu_pen.h>
+#include <kernel/cpu_ops.h>
 #include <kernel/cpuhp.h>
 #include <kernel/fault.h>
 #include <kernel/hotplug_sync.h>
@@ -89,7 +89,7 @@ static const struct sweep_event sweep_events[] = {
 	EV("up_step:percpu:area", "up_step", "percpu:area"),
 	EV("up_step:sched:idle", "up_step", "sched:idle"),
 	EV("up_step:rcu:thread", "up_step", "rcu:thread"),
-	EV("up_step:arch:power", "up_step", "arch:power"),
+	EV("up_step:cpu:bringup", "up_step", "cpu:bringup"),
 	EV("up_step:sched:active", "up_step", "sched:active"),
 	EV("up_step:kthreads:park", "up_step", "kthreads:park"),
 	EV("up_step:cpu:online", "up_step", "cpu:online"),
@@ -110,7 +110,7 @@ static const struct sweep_event sweep_events[] = {
 	EV("down_step:sched:active", "down_step", "sched:active"),
 	EV("down_step:rcu:sync", "down_step", "rcu:sync"),
 	EV("down_step:sched:drain", "down_step", "sched:drain"),
-	EV("down_step:arch:teardown", "down_step", "arch:teardown"),
+	EV("down_step:cpu:teardown", "down_step", "cpu:teardown"),
 	EV("sched_drain:timeout", "sched_drain", "1"),
 	FW("cpu_off:slow", "cpu_off", "20"),
 	FW("cpu_off:never", "cpu_off", "forever"),

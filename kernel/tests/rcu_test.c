@@ -464,7 +464,7 @@ static void rcu_stall_reported_and_stops(struct kunit *test)
 /*
  * With every other CPU idle and tickless, do normal and expedited grace
  * periods complete without those CPUs taking a single tick? Except the
- * tick broadcast's host (kernel/tick_broadcast.c) when idle states stop
+ * tick broadcast's host (kernel/time/tick_broadcast.c) when idle states stop
  * timers: its timer serves the ticks of this CPU while the caller sleeps
  * deep in synchronize_rcu(), which is this CPU's time, not RCU's.
  */

@@ -134,7 +134,7 @@ proctype writer()
 		try = 0;
 		do
 		:: try < MAXTRY ->
-			/* cpu_down(c): the steps before arch:power */
+			/* cpu_down(c): the steps before cpu:bringup */
 			phase[c] = GOING;
 			/* __cpu_teardown(c) */
 			init_completion(COMP(c));

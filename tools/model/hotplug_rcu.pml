@@ -200,7 +200,7 @@ proctype hotplug()
 		 * have finished */
 		synchronize_rcu();
 #endif
-		/* arch:power step, __cpu_die(): the CPU finishes its last
+		/* cpu:bringup step, __cpu_die(): the CPU finishes its last
 		 * read-side section, runs cpuhp_ap_teardown() (rcu_dying:
 		 * rcu_report_dead()) and psci_cpu_off() */
 		atomic { !in_rs[c] ->
@@ -223,7 +223,7 @@ proctype hotplug()
 		/* percpu step, percpu_up(): percpu_area_alloc() */
 		area[c] = ALLOCATED
 	   };
-		/* arch:power, on the CPU: rcu_cpu_starting(), which joins
+		/* cpu:bringup, on the CPU: rcu_cpu_starting(), which joins
 		 * RCU from the next GP on */
 		atomic { powered[c] = true; rcu_cpus[c] = true };
 		/* cpu:online step, online_up(): set the bit */

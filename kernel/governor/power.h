@@ -1,4 +1,4 @@
-/* What the files of kernel/power share (not an interface). */
+/* What the files of kernel/governor share (not an interface). */
 #ifndef KERNEL_POWER_INTERNAL_H
 #define KERNEL_POWER_INTERNAL_H
 

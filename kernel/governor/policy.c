@@ -43,7 +43,7 @@ struct tunable {
  * threads per CPU are runnable and removes one when the rest would carry
  * fewer than 0.75 each; load uses 80 % and 40 % busy. cost_aware=1
  * replaces the fixed down delay by the power model's break-even time
- * (kernel/power/model.c), which no Android governor did.
+ * (kernel/governor/model.c), which no Android governor did.
  */
 static const struct tunable tunables[] = {
 	T(period_ms, 5, 10000, 50),	 T(up_delay_ms, 0, 60000, 100),

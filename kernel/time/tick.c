@@ -145,7 +145,7 @@ void tick_cpu_stop(void)
 }
 
 /*
- * For the broadcast (kernel/tick_broadcast.c) and the idle states: the
+ * For the broadcast (kernel/time/tick_broadcast.c) and the idle states: the
  * counter value this CPU's timer is due at (~0: none), stopping it as an
  * idle state that loses it would, and setting it again afterwards.
  */
