@@ -31,7 +31,7 @@ endif
 TESTS ?= 1
 BENCH ?= 1
 ifeq ($(TESTS),1)
-OPT += -DCONFIG_TESTS
+OPT += -DCONFIG_TESTS -DCONFIG_FAULT_INJECTION
 endif
 ifeq ($(BENCH),1)
 OPT += -DCONFIG_BENCH
@@ -85,7 +85,7 @@ tests-y := kernel/kunit.o kernel/debug/lkdtm.o kernel/rcu/torture.o \
 	$(addprefix kernel/tests/, boot_test.o mm_test.o mmu_test.o \
 	smp_test.o sched_test.o rcu_test.o hotplug_test.o hotplug_fault_test.o \
 	hotplug_readers_test.o hotplug_sweep_test.o irq_test.o timer_test.o \
-	governor_test.o psci_test.o trace_test.o cpuidle_test.o \
+	governor_test.o psci_test.o trace_test.o cpuidle_test.o fault_test.o \
 	sched_pack_test.o suspend_test.o)
 # ... and benchmarks, the firmware floor, the power comparisons.
 bench-y := kernel/bench.o kernel/mm/kmalloc_bench.o kernel/rcu/bench.o \

@@ -383,20 +383,12 @@ static unsigned long irq_migrations;
  * check and the route being under irq_desc_lock, which the migration
  * takes too, the migration cannot come in between: the wait runs out.
  */
-static int irq_affinity_fault_set(struct fault_point *fp, const char *val)
-{
-	unsigned long ms;
-
-	if (cmdline_parse_ulong(val, &ms) || !ms || ms > 10000)
-		return -EINVAL;
-	fp->arg[0] = (long)ms;
-	fp->times = 1;
-	return 0;
-}
-DEFINE_FAULT(irq_affinity, irq_affinity_fault_set,
-	     "MS: the next irq_set_affinity() to an online CPU waits between "
-	     "its online check and the route until a CPU going down has "
-	     "migrated its SPIs (at most MS ms, 1-10000)");
+static const struct fault_field irq_affinity_fields[] = {
+	{"MS", FAULT_NUM, .min = 1, .max = 10000}, {}};
+DEFINE_FAULT(irq_affinity, irq_affinity_fields, 1, 1, NULL,
+	     "the next irq_set_affinity() to an online CPU waits between its "
+	     "online check and the route until a CPU going down has migrated "
+	     "its SPIs (at most MS ms, 1-10000)");
 
 static void irq_affinity_fault(void)
 {
@@ -405,7 +397,7 @@ static void irq_affinity_fault(void)
 
 	if (!should_fail(&fault_irq_affinity))
 		return;
-	max_us = (unsigned long)fault_irq_affinity.arg[0] * 1000;
+	max_us = (unsigned long)fault_arg(&fault_irq_affinity, 0) * 1000;
 	for (us = 0; us < max_us && READ_ONCE(irq_migrations) == seen; us += 10)
 		udelay(10);
 }

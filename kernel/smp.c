@@ -224,18 +224,18 @@ static void run_local(smp_call_func_t func, void *info)
 	local_irq_restore(flags);
 }
 
-static int call_ipi_set(struct fault_point *fp, const char *val)
+static const struct fault_field call_ipi_fields[] = {
+	{"N", FAULT_TIMES, .min = 1, .max = 1000}, {}};
+
+static int call_ipi_armed(struct fault_point *fp)
 {
-	if (fault_set_times(fp, val, 1000))
-		return -EINVAL;
 	pr_warn("the next %ld cross-CPU call(s) waited for get no IPI\n",
-		fp->times);
+		fault_arg(fp, 0));
 	return 0;
 }
-DEFINE_FAULT(
-	call_ipi, call_ipi_set,
-	"N: the next N (1-1000) cross-CPU calls a caller waits for get no IPI "
-	"(the wait's report after smp_call_warn_ms sends it)");
+DEFINE_FAULT(call_ipi, call_ipi_fields, 1, 1, call_ipi_armed,
+	     "the next N (1-1000) cross-CPU calls a caller waits for get no "
+	     "IPI (the wait's report after smp_call_warn_ms sends it)");
 
 /*
  * Queue func on each CPU of mask (not the caller) and send the IPIs. A

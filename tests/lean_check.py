@@ -2,7 +2,7 @@
 """The lean build (make lean: TESTS=0 BENCH=0) against the full one: both
 images exist, the lean one is smaller, and it holds none of the
 experiments (no test suite, no benchmark, no torture, no lkdtm, no power
-comparison). Prints both sizes; KTAP, one line per check. The lean image
+comparison) and no fault injection. Prints both sizes; KTAP, one line per check. The lean image
 booting make run's demo is a boot of tests/matrix.py (lean-demo).
 """
 import os
@@ -47,6 +47,8 @@ def main():
     left = [s for s in EXPERIMENTS if s in syms]
     ktap.result("lean: no experiment linked in", not left,
                 ", ".join(left) or f"none of {len(EXPERIMENTS)} names")
+    ktap.result("lean: fault injection compiled out (no should_fail())",
+                "should_fail" not in syms)
     full_tables = [t for t in TABLES
                    if syms.get(f"__{t}_start") != syms.get(f"__{t}_end")]
     ktap.result("lean: no test suite or benchmark registered", not full_tables,

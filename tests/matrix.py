@@ -771,9 +771,11 @@ BOOTS = [
     # boots make run's demo; the words of the experiments are unknown to it.
     Boot("lean-demo",
          ["--image", "build/lean/Image", "--smp", "4"],
-         append="policy=rqdepth demo power.scale=30 test=all poweroff",
+         append="policy=rqdepth demo power.scale=30 test=all fail.cpu_off=1 "
+                "poweroff",
          ktap=False,
          expect=(r"^cmdline: unknown word 'test' ignored",
+                 r"fail\.cpu_off=1 ignored: this build has no fault injection",
                  r"^demo: done; all 4 CPUs online",),
          forbid=(r"Kernel panic", r"\bWARNING\b")),
     # A sample of the fault sweep (make sweep runs all of it): every

@@ -140,70 +140,56 @@ unsigned long psci_invoke(u32 fn, unsigned long a1, unsigned long a2,
 	return psci.invoke(fn, a1, a2, a3);
 }
 
-/* A PSCI error by name or number (-1 to -9); 0 if it is neither. */
-static int parse_psci_error(const char *s)
+/* A PSCI error by name or number (-1 to -9), as a positive value for
+ * the fault grammar; -1 if it is neither. */
+static long psci_error_value(const char *s)
 {
-	const char *digits = s[0] == '-' ? s + 1 : s;
 	unsigned long n;
 
-	if (!cmdline_parse_ulong(digits, &n))
-		return s[0] == '-' && n >= 1 && n <= -PSCI_RET_INVALID_ADDRESS
-			       ? -(int)n
-			       : 0;
+	if (s[0] == '-' && !cmdline_parse_ulong(s + 1, &n) && n >= 1 &&
+	    n <= -PSCI_RET_INVALID_ADDRESS)
+		return (long)n;
 	for (int err = PSCI_RET_NOT_SUPPORTED; err >= PSCI_RET_INVALID_ADDRESS;
 	     err--)
 		if (!strcmp(s, psci_error_name(err)))
-			return err;
-	return 0;
+			return -err;
+	return -1;
 }
 
 /*
- * fail.cpu_on=CPU:ERROR[:MS]: arg[0] the CPU's MPIDR, arg[1] the error;
- * the answer comes after MS ms, as from firmware slow to answer a retry.
+ * fail.cpu_on=CPU:ERROR[:MS]: CPU_ON for CPU answers ERROR, after MS ms
+ * if given, as from firmware slow to answer a retry.
  */
-static unsigned long cpu_on_delay_ms;
+static const struct fault_field cpu_on_fields[] = {
+	FAULT_FIELD_CPU,
+	{"ERROR", FAULT_WORD, .lookup = psci_error_value},
+	{"MS", FAULT_NUM, .min = 1, .max = 60000, .optional = true},
+	{}};
 
-static int cpu_on_set(struct fault_point *fp, const char *val)
+static int cpu_on_armed(struct fault_point *fp)
 {
-	char name[24], *end, *colon;
-	unsigned long cpu = strtoul(val, &end, 0), ms = 0;
-	int err;
+	int err = -(int)fault_arg(fp, 1);
 
-	if (end == val || *end != ':' ||
-	    strlcpy(name, end + 1, sizeof(name)) >= sizeof(name))
-		return -EINVAL;
-	colon = strchr(name, ':');
-	if (colon) {
-		*colon = '\0';
-		if (cmdline_parse_ulong(colon + 1, &ms) || !ms || ms > 60000)
-			return -EINVAL;
-	}
-	err = parse_psci_error(name);
-	if (cpu >= nr_cpu_ids || !err)
-		return -EINVAL;
-	fp->arg[0] = (long)cpu_logical_map(cpu);
-	fp->arg[1] = err;
-	cpu_on_delay_ms = ms;
-	fp->times = FAULT_FOREVER;
-	pr_warn("CPU_ON for CPU%lu will answer %s (%d)%s\n", cpu,
-		psci_error_name(err), err, ms ? ", slowly" : "");
+	pr_warn("CPU_ON for CPU%ld will answer %s (%d)%s\n", fault_arg(fp, 0),
+		psci_error_name(err), err, fault_arg(fp, 2) ? ", slowly" : "");
 	return 0;
 }
-DEFINE_FAULT(cpu_on, cpu_on_set,
-	     "CPU:ERROR[:MS]: CPU_ON for that CPU answers the PSCI error "
-	     "(DENIED, ALREADY_ON, ... or -1 to -9) without calling the "
-	     "firmware, after MS ms (1-60000) if given");
+DEFINE_FAULT(cpu_on, cpu_on_fields, 1, FAULT_FOREVER, cpu_on_armed,
+	     "CPU_ON for that CPU answers the PSCI error (DENIED, ALREADY_ON, "
+	     "... or -1 to -9) without calling the firmware, after MS ms "
+	     "(1-60000) if given");
 
 int psci_cpu_on(u64 mpidr, phys_addr_t entry, u64 context)
 {
 	int ret;
 
 	trace_psci_call(TRACE_PSCI_CPU_ON, mpidr);
-	if (fault_armed(&fault_cpu_on) && fault_cpu_on.arg[0] == (long)mpidr &&
+	if (fault_armed(&fault_cpu_on) &&
+	    cpu_logical_map(fault_arg(&fault_cpu_on, 0)) == mpidr &&
 	    should_fail(&fault_cpu_on)) {
-		if (cpu_on_delay_ms)
-			msleep(cpu_on_delay_ms); /* from cpu_up(): may sleep */
-		ret = (int)fault_cpu_on.arg[1];
+		if (fault_arg(&fault_cpu_on, 2)) /* from cpu_up(): may sleep */
+			msleep(fault_arg(&fault_cpu_on, 2));
+		ret = -(int)fault_arg(&fault_cpu_on, 1);
 	} else {
 		ret = psci_call(psci.cpu_on, mpidr, entry, context);
 	}
@@ -225,22 +211,22 @@ int psci_cpu_off(void)
 
 /* fail.cpu_off=N|forever: AFFINITY_INFO says ON, as a CPU slow to go
  * off or one that never does. */
-static int cpu_off_set(struct fault_point *fp, const char *val)
+static const struct fault_field cpu_off_fields[] = {
+	{"N", FAULT_TIMES, .min = 1, .max = 1000000, .forever = true}, {}};
+
+static int cpu_off_armed(struct fault_point *fp)
 {
-	if (!strcmp(val, "forever")) {
-		fp->times = FAULT_FOREVER;
+	if (fault_arg(fp, 0) == FAULT_FOREVER)
 		pr_warn("AFFINITY_INFO will say ON for ever: the next CPU "
 			"down is never confirmed off\n");
-		return 0;
-	}
-	if (fault_set_times(fp, val, 1000000))
-		return -EINVAL;
-	pr_warn("AFFINITY_INFO will say ON %ld more times\n", fp->times);
+	else
+		pr_warn("AFFINITY_INFO will say ON %ld more times\n",
+			fault_arg(fp, 0));
 	return 0;
 }
-DEFINE_FAULT(cpu_off, cpu_off_set,
-	     "N|forever: AFFINITY_INFO answers ON the next N (1-1000000) "
-	     "times, or for ever");
+DEFINE_FAULT(cpu_off, cpu_off_fields, 1, 1, cpu_off_armed,
+	     "AFFINITY_INFO answers ON the next N (1-1000000) times, or for "
+	     "ever");
 
 bool psci_has_cpu_suspend(void)
 {
@@ -260,24 +246,24 @@ bool psci_power_state_is_powerdown(u32 state)
  * cpu_suspend_emulate_powerdown() (arch/arm64/suspend.c says what it
  * does and does not reproduce). N times, or for ever.
  */
-static int cpu_suspend_set(struct fault_point *fp, const char *val)
-{
-	unsigned long n = 0;
+static const char *const lose_context_word[] = {"lose_context", NULL};
+static const struct fault_field cpu_suspend_fields[] = {
+	{"lose_context", FAULT_WORD, .words = lose_context_word},
+	{"N", FAULT_TIMES, .min = 1, .max = 1000000, .optional = true,
+	 .def = FAULT_FOREVER},
+	{}};
 
-	if (strncmp(val, "lose_context", 12) ||
-	    (val[12] && (val[12] != ':' || cmdline_parse_ulong(val + 13, &n) ||
-			 !n || n > 1000000)))
-		return -EINVAL;
-	fp->times = n ? (long)n : FAULT_FOREVER;
+static int cpu_suspend_armed(struct fault_point *fp)
+{
 	pr_warn("CPU_SUSPEND power-downs will lose the CPU's context "
 		"(emulated)\n");
 	return 0;
 }
-DEFINE_FAULT(cpu_suspend, cpu_suspend_set,
-	     "lose_context[:N]: a power-down CPU_SUSPEND the firmware "
-	     "answered SUCCESS resumes at its entry point with the CPU's "
-	     "context lost, as on real firmware (N times, 1-1000000, or for "
-	     "ever)");
+DEFINE_FAULT(cpu_suspend, cpu_suspend_fields, 1, FAULT_FOREVER,
+	     cpu_suspend_armed,
+	     "a power-down CPU_SUSPEND the firmware answered SUCCESS resumes "
+	     "at its entry point with the CPU's context lost, as on real "
+	     "firmware (N times, 1-1000000, or for ever)");
 
 /* Traced before the call: a power-down that happens does not return. */
 int psci_cpu_suspend(u32 power_state, phys_addr_t entry, u64 context_id)
@@ -483,23 +469,11 @@ static int psci_kill_cpu(unsigned int cpu)
  * resident Trusted OS would. QEMU's has none, so only this reaches the
  * refusal below.
  */
-static int tos_set(struct fault_point *fp, const char *val)
-{
-	char *end;
-	unsigned long type = strtoul(val, &end, 0), cpu;
-
-	if (end == val || type > 2 || *end != ':')
-		return -EINVAL;
-	if (cmdline_parse_ulong(end + 1, &cpu) || cpu >= nr_cpu_ids)
-		return -EINVAL;
-	fp->arg[0] = (long)type;
-	fp->arg[1] = (long)cpu_logical_map(cpu);
-	fp->times = FAULT_FOREVER;
-	return 0;
-}
-DEFINE_FAULT(tos, tos_set,
-	     "TYPE:CPU: the firmware reports a Trusted OS of MIGRATE_INFO_TYPE "
-	     "TYPE (0: may migrate, 1: may not, 2: none) on that CPU");
+static const struct fault_field tos_fields[] = {
+	{"TYPE", FAULT_NUM, .min = 0, .max = 2}, FAULT_FIELD_CPU, {}};
+DEFINE_FAULT(tos, tos_fields, 1, FAULT_FOREVER, NULL,
+	     "the firmware reports a Trusted OS of MIGRATE_INFO_TYPE TYPE (0: "
+	     "may migrate, 1: may not, 2: none) on that CPU");
 
 /*
  * Not the CPU a uniprocessor Trusted OS lives on: it cannot migrate
@@ -517,12 +491,12 @@ static const char *psci_cpu_refuses_disable(unsigned int cpu)
 	if (!psci.affinity_info && !use_pen)
 		return "the firmware cannot confirm a CPU off (PSCI 0.1 has "
 		       "no AFFINITY_INFO)";
-	type = injected ? (int)fault_tos.arg[0]
+	type = injected ? (int)fault_arg(&fault_tos, 0)
 			: psci_call(psci.migrate_info_type, 0, 0, 0);
 	if (type != PSCI_TOS_UP_MIGRATE && type != PSCI_TOS_UP_NO_MIGRATE)
 		return NULL;
 	if (injected)
-		tos_cpu = (u64)fault_tos.arg[1];
+		tos_cpu = cpu_logical_map(fault_arg(&fault_tos, 1));
 	else
 		tos_cpu = (u64)psci.invoke(psci.migrate_info_up_cpu, 0, 0, 0);
 	if ((tos_cpu & MPIDR_HWID_MASK) != cpu_logical_map(cpu))

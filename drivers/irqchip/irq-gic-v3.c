@@ -109,16 +109,12 @@ static DEFINE_CPU_ARRAY(void *, gic_rdist);
  * QEMU lets Non-secure write it even then, so a board's view is made
  * here, at the register's only accessors.
  */
-static int gic_waker_fault_set(struct fault_point *fp, const char *val)
-{
-	if (strcmp(val, "ro"))
-		return -EINVAL;
-	fp->times = FAULT_FOREVER;
-	return 0;
-}
-DEFINE_FAULT(gic_waker, gic_waker_fault_set,
-	     "ro: GICv3's GICR_WAKER reads 0 and ignores writes, as the "
-	     "kernel sees it under secure firmware (GICD_CTLR.DS=0)");
+static const char *const ro_word[] = {"ro", NULL};
+static const struct fault_field gic_waker_fields[] = {
+	{"ro", FAULT_WORD, .words = ro_word}, {}};
+DEFINE_FAULT(gic_waker, gic_waker_fields, 1, FAULT_FOREVER, NULL,
+	     "GICv3's GICR_WAKER reads 0 and ignores writes, as the kernel "
+	     "sees it under secure firmware (GICD_CTLR.DS=0)");
 
 static u32 gic_readl(void *reg)
 {

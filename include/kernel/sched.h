@@ -89,18 +89,19 @@ int sched_cpu_activate(unsigned int cpu);
 int sched_cpu_deactivate(unsigned int cpu);
 int sched_cpu_drain(unsigned int cpu);
 /*
- * Test hook: when task waker queues a thread on cpu,
- * it first waits, IRQs off, until cpu is no longer active, and 20 ms
- * more: a wake-up that chose cpu before its active bit cleared lands
- * after that. One shot; NULL waker: off.
+ * For tests, fault point fail.wakeup_delay narrowed to one waker: when
+ * task waker queues a thread on cpu, it first waits, IRQs off, until cpu
+ * is no longer active, and 20 ms more: a wake-up that chose cpu before
+ * its active bit cleared lands after that. One shot; NULL waker: off.
  */
 void sched_delay_wakeup_onto(struct task_struct *waker, unsigned int cpu);
 bool sched_delay_wakeup_pending(void); /* set, and not taken yet */
 /*
- * Test hook: cpu's idle thread, in idle_balance() after it found cpu
- * active and a queue to pull from, waits (IRQs on, as the idle loop runs)
- * until cpu is told to die (after sched:drain), or 2 s, before it takes
- * the run-queue locks. One shot; -1: off.
+ * For tests, fault point fail.idle_pull_delay: cpu's idle thread, in
+ * idle_balance() after it found cpu active and a queue to pull from,
+ * waits (IRQs on, as the idle loop runs) until cpu is told to die (after
+ * sched:drain), or 2 s, before it takes the run-queue locks. One shot;
+ * -1: off.
  */
 void sched_delay_idle_pull(int cpu);
 bool sched_delay_idle_pull_pending(void); /* set, and not taken yet */

@@ -253,7 +253,7 @@ enum cpuhp_phase cpuhp_phase(unsigned int cpu)
  * while the CPU is still there may fail: below cpu:teardown, a down step
  * must not fail (cpu:bringup's failure is fail.cpu_off's).
  */
-static int step_fault_index(const char *val, bool up)
+static long step_fault_index(const char *val, bool up)
 {
 	for (int i = 0; i < CPUHP_NR_STEPS; i++) {
 		const struct cpuhp_step *st = &cpuhp_steps[i];
@@ -267,57 +267,60 @@ static int step_fault_index(const char *val, bool up)
 	return -1;
 }
 
-static int up_step_set(struct fault_point *fp, const char *val)
+static long up_step_index(const char *val)
 {
-	int i = step_fault_index(val, true);
+	return step_fault_index(val, true);
+}
 
-	if (i < 0)
-		return -EINVAL;
-	fp->arg[0] = i;
-	fp->times = 1;
-	pr_warn("step %s of the next CPU up will fail\n", val);
+static long down_step_index(const char *val)
+{
+	return step_fault_index(val, false);
+}
+
+static const struct fault_field up_step_fields[] = {
+	{"NAME", FAULT_WORD, .lookup = up_step_index}, {}};
+static const struct fault_field down_step_fields[] = {
+	{"NAME", FAULT_WORD, .lookup = down_step_index}, {}};
+
+static int up_step_armed(struct fault_point *fp)
+{
+	pr_warn("step %s of the next CPU up will fail\n",
+		cpuhp_steps[fault_arg(fp, 0)].name);
 	return 0;
 }
-DEFINE_FAULT(up_step, up_step_set,
-	     "NAME: step NAME (one with an up callback, e.g. sched:active) "
-	     "fails with -EIO the next time a CPU comes up through it");
 
-static int down_step_set(struct fault_point *fp, const char *val)
+static int down_step_armed(struct fault_point *fp)
 {
-	int i = step_fault_index(val, false);
-
-	if (i < 0)
-		return -EINVAL;
-	fp->arg[0] = i;
-	fp->times = 1;
-	pr_warn("step %s of the next CPU down will fail\n", val);
+	pr_warn("step %s of the next CPU down will fail\n",
+		cpuhp_steps[fault_arg(fp, 0)].name);
 	return 0;
 }
-DEFINE_FAULT(down_step, down_step_set,
-	     "NAME: step NAME (cpu:teardown or one above it with a down "
-	     "callback, e.g. sched:drain) fails with -EIO the next time a CPU "
-	     "goes down through it");
+DEFINE_FAULT(up_step, up_step_fields, 1, 1, up_step_armed,
+	     "step NAME (one with an up callback, e.g. sched:active) fails "
+	     "with -EIO the next time a CPU comes up through it");
+DEFINE_FAULT(down_step, down_step_fields, 1, 1, down_step_armed,
+	     "step NAME (cpu:teardown or one above it with a down callback, "
+	     "e.g. sched:drain) fails with -EIO the next time a CPU goes down "
+	     "through it");
 
 /* fail.alloc_up=N: the Nth allocation of the next cpu_up() fails. */
-static int alloc_up_set(struct fault_point *fp, const char *val)
-{
-	unsigned long n;
+static const struct fault_field alloc_up_fields[] = {
+	{"N", FAULT_NUM, .min = 1, .max = 1000}, {}};
 
-	if (cmdline_parse_ulong(val, &n) || !n || n > 1000)
-		return -EINVAL;
-	fp->arg[0] = (long)n;
-	fp->times = 1;
-	pr_warn("allocation %lu of the next CPU up will fail\n", n);
+static int alloc_up_armed(struct fault_point *fp)
+{
+	pr_warn("allocation %ld of the next CPU up will fail\n",
+		fault_arg(fp, 0));
 	return 0;
 }
-DEFINE_FAULT(alloc_up, alloc_up_set,
-	     "N: the Nth allocation (1-1000) of the next cpu_up() fails");
+DEFINE_FAULT(alloc_up, alloc_up_fields, 1, 1, alloc_up_armed,
+	     "the Nth allocation (1-1000) of the next cpu_up() fails");
 
 static bool step_fails(int i, bool up)
 {
 	struct fault_point *fp = up ? &fault_up_step : &fault_down_step;
 
-	return fault_armed(fp) && fp->arg[0] == i && should_fail(fp);
+	return fault_armed(fp) && fault_arg(fp, 0) == i && should_fail(fp);
 }
 
 /* The tests' hook: called before each step a surviving CPU runs. */
@@ -618,7 +621,8 @@ int cpu_up(unsigned int cpu)
 	trace_cpuhp_op(cpu, true, false, 0);
 	cpus_write_lock();
 	WRITE_ONCE(cpu_phase[cpu], CPUHP_PHASE_COMING_UP);
-	fail_nth = should_fail(&fault_alloc_up) ? fault_alloc_up.arg[0] : 0;
+	fail_nth = should_fail(&fault_alloc_up) ? fault_arg(&fault_alloc_up, 0)
+						: 0;
 	if (fail_nth)
 		current->fail_nth = fail_nth;
 	err = cpuhp_run(cpu, CPUHP_NR_STEPS);

@@ -37,6 +37,7 @@
 #include <kernel/time.h>
 #include <kernel/trace.h>
 #include <lib/errno.h>
+#include <lib/printf.h>
 #include <lib/stats.h>
 #include <string.h>
 #include "rcu.h"
@@ -63,35 +64,34 @@ static u64 exp_seq; /* expedited GPs started, for the trace; exp_mutex */
 #define EXP_FAULT_MISS_IPI (1U << 1)
 #define EXP_FAULT_NO_CSD (1U << 2)
 
-static int rcu_exp_fault_set(struct fault_point *fp, const char *val)
-{
-	static const char *const names[] = {"migrate", "miss_ipi", "no_csd"};
-	char buf[64], *p = buf, *comma;
-	unsigned int faults = 0, i;
+static const char *const exp_fault_words[] = {"migrate", "miss_ipi", "no_csd",
+					      NULL};
+static const struct fault_field rcu_exp_fields[] = {
+	{"WORD", FAULT_WORD, .words = exp_fault_words}, {}};
+static unsigned int exp_faults; /* EXP_FAULT_*, from the words */
 
-	if (strlcpy(buf, val, sizeof(buf)) >= sizeof(buf))
-		return -EINVAL;
-	for (; p; p = comma) {
-		comma = strchr(p, ',');
-		if (comma)
-			*comma++ = '\0';
-		for (i = 0; i < ARRAY_SIZE(names); i++)
-			if (!strcmp(p, names[i]))
-				break;
-		if (i == ARRAY_SIZE(names))
-			return -EINVAL;
-		faults |= 1U << i;
+static int rcu_exp_armed(struct fault_point *fp)
+{
+	unsigned int faults = 0;
+	char words[40];
+	size_t n = 0;
+
+	words[0] = '\0';
+	for (unsigned int i = 0; i < fp->nr_items; i++) {
+		faults |= 1U << fault_item_arg(fp, i, 0);
+		n += scnprintf(words + n, sizeof(words) - n, "%s%s",
+			       i ? "," : "",
+			       exp_fault_words[fault_item_arg(fp, i, 0)]);
 	}
-	fp->arg[0] = faults;
-	fp->times = FAULT_FOREVER;
+	WRITE_ONCE(exp_faults, faults);
 	pr_warn("fail.rcu_exp=%s: every expedited grace period meets it\n",
-		val);
+		words);
 	return 0;
 }
-DEFINE_FAULT(rcu_exp, rcu_exp_fault_set,
-	     "WORD[,WORD]: every expedited grace period meets each: migrate "
-	     "(the caller moves onto a CPU it waits for), miss_ipi (one CPU "
-	     "gets no IPI), no_csd (the first IPI request fails to allocate)");
+DEFINE_FAULT(rcu_exp, rcu_exp_fields, 3, FAULT_FOREVER, rcu_exp_armed,
+	     "every expedited grace period meets each WORD: migrate (the "
+	     "caller moves onto a CPU it waits for), miss_ipi (one CPU gets "
+	     "no IPI), no_csd (the first IPI request fails to allocate)");
 
 /* Racy peek; the report double-checks under exp_lock. */
 bool rcu_exp_waits_on(unsigned int cpu)
@@ -206,7 +206,7 @@ void synchronize_rcu_expedited(void)
 	BUG_ON_MSG(preempt_count() || irqs_disabled(),
 		   "synchronize_rcu_expedited() in an atomic section");
 	mutex_lock(&exp_mutex);
-	fault = should_fail(&fault_rcu_exp) ? fault_rcu_exp.arg[0] : 0;
+	fault = should_fail(&fault_rcu_exp) ? READ_ONCE(exp_faults) : 0;
 	t0 = ktime_get_ns();
 	exp_seq++;
 	init_completion(&exp_done);

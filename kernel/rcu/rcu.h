@@ -15,7 +15,6 @@
 #define RCU_STAT_SAMPLES 64
 
 /* torture.mutant=early_gp: a grace period ends as it starts (torture.c). */
-extern bool rcu_mutant_early_gp;
 
 /*
  * A leaf of the two-level combining tree (Linux's rcu_node, kept small):

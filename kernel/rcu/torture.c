@@ -17,6 +17,7 @@
 #define pr_fmt(fmt) "rcu-torture: " fmt
 #include <kernel/cpu.h>
 #include <kernel/cpu_array.h>
+#include <kernel/fault.h>
 #include <kernel/params.h>
 #include <kernel/printk.h>
 #include <kernel/rcupdate.h>
@@ -334,7 +335,7 @@ void rcu_torture_run(unsigned long seconds)
 			return;
 		}
 		pr_warn("MUTANT: grace periods end as soon as they start\n");
-		rcu_mutant_early_gp = true;
+		fault_inject("rcu_early_gp", "on");
 	}
 	onoff.interval_ms = onoff_ms;
 	onoff.seed = 0x2013;
@@ -365,7 +366,7 @@ void rcu_torture_run(unsigned long seconds)
 	wait_for_completion(&writer_done);
 	for (unsigned int i = 0; i < nr_readers; i++)
 		wait_for_completion(&readers[i].done);
-	rcu_mutant_early_gp = false;
+	fault_clear("rcu_early_gp");
 	rcu_barrier();
 	cpu_up_all();
 	rcu_get_stats(&after);

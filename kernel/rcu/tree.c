@@ -54,6 +54,7 @@
 #include <asm/arch_timer.h>
 #include <kernel/cpu.h>
 #include <kernel/cpu_array.h>
+#include <kernel/fault.h>
 #include <kernel/mm.h>
 #include <kernel/panic.h>
 #include <kernel/printk.h>
@@ -108,7 +109,17 @@ void rcu_record_sample(u64 *ring, u64 *count, u64 ns)
 
 static void rcu_gp_end(void);
 
-bool rcu_mutant_early_gp;
+/*
+ * fail.rcu_early_gp=on: every grace period ends at once, waiting for no
+ * CPU. RCU broken on purpose, for torture.mutant=early_gp: the torture
+ * must see readers' elements freed under them.
+ */
+static const char *const on_word[] = {"on", NULL};
+static const struct fault_field rcu_early_gp_fields[] = {
+	{"on", FAULT_WORD, .words = on_word}, {}};
+DEFINE_FAULT(rcu_early_gp, rcu_early_gp_fields, 1, FAULT_FOREVER, NULL,
+	     "every grace period ends at once, waiting for no CPU: RCU broken "
+	     "on purpose, for the torture to catch");
 
 /* The leaf's mask lost bits: true if this AND is the one that emptied it. */
 static bool rcu_node_clear(struct rcu_node *n, unsigned long bits)
@@ -134,7 +145,7 @@ static void rcu_node_start_gp(struct rcu_node *n)
 		if (cpu < nr_cpu_ids && cpumask_test_cpu(cpu, &rcu_state.cpus))
 			mask |= 1UL << b;
 	}
-	if (unlikely(rcu_mutant_early_gp))
+	if (unlikely(fault_armed(&fault_rcu_early_gp)))
 		mask = 0; /* deliberately broken */
 	if (!mask)
 		return;

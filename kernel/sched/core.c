@@ -17,6 +17,7 @@
 #include <asm/barrier.h>
 #include <kernel/cpu.h>
 #include <kernel/cpu_array.h>
+#include <kernel/fault.h>
 #include <kernel/panic.h>
 #include <kernel/printk.h>
 #include <kernel/rcupdate.h>
@@ -24,6 +25,7 @@
 #include <kernel/stop_machine.h>
 #include <kernel/time.h>
 #include <kernel/trace.h>
+#include <lib/printf.h>
 #include "sched.h"
 
 #define SCHED_SLICE_NS (4 * 1000 * 1000ULL)
@@ -228,18 +230,34 @@ static unsigned int select_task_rq(struct task_struct *p)
 	return best;
 }
 
+/*
+ * fail.wakeup_delay=CPU: the next wake-up that queues a thread on CPU
+ * (by delay_waker, when a test names one) waits until CPU is inactive.
+ */
+static const struct fault_field wakeup_delay_fields[] = {FAULT_FIELD_CPU, {}};
+DEFINE_FAULT(wakeup_delay, wakeup_delay_fields, 1, 1, NULL,
+	     "the next wake-up that queues a thread on CPU first waits, IRQs "
+	     "off, until CPU is no longer active, and 20 ms more (at most "
+	     "1 s): one that chose CPU before its active bit cleared lands "
+	     "after that");
 static struct task_struct *delay_waker;
-static unsigned int delay_cpu;
 
 void sched_delay_wakeup_onto(struct task_struct *waker, unsigned int cpu)
 {
-	WRITE_ONCE(delay_cpu, cpu);
-	smp_store_release(&delay_waker, waker);
+	char val[16];
+
+	if (!waker) {
+		fault_clear("wakeup_delay");
+		return;
+	}
+	WRITE_ONCE(delay_waker, waker);
+	snprintf(val, sizeof(val), "%u", cpu);
+	fault_inject("wakeup_delay", val);
 }
 
 bool sched_delay_wakeup_pending(void)
 {
-	return READ_ONCE(delay_waker) != NULL;
+	return fault_armed(&fault_wakeup_delay);
 }
 
 /* The hook's wait; the bound keeps a test that went wrong from hanging. */
@@ -247,7 +265,6 @@ static void delay_wakeup(unsigned int cpu)
 {
 	u64 end = ktime_get_ns() + 1000000000ULL;
 
-	WRITE_ONCE(delay_waker, NULL);
 	while (cpu_active(cpu) && ktime_get_ns() < end)
 		cpu_relax();
 	udelay(20000);
@@ -260,10 +277,12 @@ static void activate_task(struct task_struct *p)
 	struct rq *rq;
 	struct task_struct *curr;
 
-	/* A plain load on this hot path: the hook is set before the
+	/* Plain loads on this hot path: the point is armed before the
 	 * waker is woken, and the wake-up orders it. */
-	if (unlikely(READ_ONCE(delay_waker) == current) &&
-	    cpu == READ_ONCE(delay_cpu))
+	if (unlikely(fault_armed(&fault_wakeup_delay)) &&
+	    fault_arg(&fault_wakeup_delay, 0) == (long)cpu &&
+	    (!READ_ONCE(delay_waker) || READ_ONCE(delay_waker) == current) &&
+	    should_fail(&fault_wakeup_delay))
 		delay_wakeup(cpu);
 	rq = cpu_rq(cpu);
 

@@ -98,18 +98,19 @@ struct drain_start {
 };
 
 /* fail.sched_drain=N: the next N drains time out, whatever the CPU runs. */
-static int sched_drain_set(struct fault_point *fp, const char *val)
+static const struct fault_field sched_drain_fields[] = {
+	{"N", FAULT_TIMES, .min = 1, .max = 100}, {}};
+
+static int sched_drain_armed(struct fault_point *fp)
 {
-	if (fault_set_times(fp, val, 100))
-		return -EINVAL;
 	pr_warn("the next %ld drain(s) of a CPU going down will time out\n",
-		fp->times);
+		fault_arg(fp, 0));
 	return 0;
 }
-DEFINE_FAULT(sched_drain, sched_drain_set,
-	     "N: the next N (1-100) drains of a CPU going down never see its "
-	     "run queue empty: the report of a drain that timed out, and the "
-	     "down rolled back");
+DEFINE_FAULT(sched_drain, sched_drain_fields, 1, 1, sched_drain_armed,
+	     "the next N (1-100) drains of a CPU going down never see its run "
+	     "queue empty: the report of a drain that timed out, and the down "
+	     "rolled back");
 
 /*
  * The report of a drain that timed out. Its run queue is read under the

@@ -7,9 +7,11 @@
 #include <kernel/cpu.h>
 #include <kernel/cpuhp.h>
 #include <kernel/cpuidle.h>
+#include <kernel/fault.h>
 #include <kernel/rcupdate.h>
 #include <kernel/time.h>
 #include <kernel/timer.h>
+#include <lib/printf.h>
 #include "sched.h"
 
 /* A queued thread of src that may run on dst->cpu, or NULL. */
@@ -40,19 +42,29 @@ static struct rq *find_busiest(struct rq *me)
 	return busiest;
 }
 
-static int delay_pull_cpu = -1;
+/* fail.idle_pull_delay=CPU: the race of an idle pull with a down. */
+static const struct fault_field idle_pull_fields[] = {FAULT_FIELD_CPU, {}};
+DEFINE_FAULT(idle_pull_delay, idle_pull_fields, 1, 1, NULL,
+	     "CPU's idle thread, in idle_balance() after it found CPU active "
+	     "and a queue to pull from, waits (IRQs on) until CPU is told to "
+	     "die, or 2 s, before it takes the run-queue locks; once");
 
 void sched_delay_idle_pull(int cpu)
 {
-	WRITE_ONCE(delay_pull_cpu, cpu);
-	if (cpu >= 0)
-		resched_cpu(
-			cpu); /* out of a tickless WFI, into idle_balance() */
+	char val[16];
+
+	if (cpu < 0) {
+		fault_clear("idle_pull_delay");
+		return;
+	}
+	snprintf(val, sizeof(val), "%d", cpu);
+	fault_inject("idle_pull_delay", val);
+	resched_cpu(cpu); /* out of a tickless WFI, into idle_balance() */
 }
 
 bool sched_delay_idle_pull_pending(void)
 {
-	return READ_ONCE(delay_pull_cpu) >= 0;
+	return fault_armed(&fault_idle_pull_delay);
 }
 
 /*
@@ -65,7 +77,6 @@ static void delay_idle_pull(void)
 {
 	u64 end = ktime_get_ns() + 2000000000ULL;
 
-	WRITE_ONCE(delay_pull_cpu, -1);
 	while (!cpu_should_die() && ktime_get_ns() < end)
 		cpu_relax();
 }
@@ -80,7 +91,9 @@ bool idle_balance(struct rq *me)
 
 	if (!busiest || !cpu_active(me->cpu))
 		return false;
-	if (unlikely(READ_ONCE(delay_pull_cpu) == (int)me->cpu))
+	if (unlikely(fault_armed(&fault_idle_pull_delay)) &&
+	    fault_arg(&fault_idle_pull_delay, 0) == (long)me->cpu &&
+	    should_fail(&fault_idle_pull_delay))
 		delay_idle_pull();
 	/*
 	 * Try the busiest queue's lock, never wait for it: every idle CPU
