@@ -88,10 +88,9 @@ tests-y := kernel/kunit.o kernel/debug/lkdtm.o kernel/rcu/torture.o \
 	governor_test.o psci_test.o trace_test.o cpuidle_test.o fault_test.o \
 	sched_pack_test.o suspend_test.o)
 # ... and benchmarks, the firmware floor, the power comparisons.
-bench-y := kernel/bench.o kernel/mm/kmalloc_bench.o kernel/rcu/bench.o \
-	kernel/trace/bench.o kernel/hotplug/bench.o kernel/hotplug/scale_bench.o \
-	kernel/governor/run.o kernel/governor/strategy.o arch/arm64/psci_floor.o \
-	drivers/firmware/psci_floor.o drivers/cpuidle/bench.o
+bench-y := $(addprefix kernel/bench/, bench.o kmalloc.o rcu.o trace.o \
+	hotplug.o scale.o psci_floor.o cpuidle.o) \
+	kernel/governor/run.o kernel/governor/strategy.o arch/arm64/psci_floor.o
 ifneq ($(TESTS),1)
 tests-y :=
 endif

@@ -2,7 +2,7 @@
 """Runs `bench=hotplug` in QEMU per configuration and reports the figures.
 
 Each configuration is booted --boots times (default 3); the four reader
-designs are measured side by side in each boot (kernel/hotplug/bench.c).
+designs are measured side by side in each boot (kernel/bench/hotplug.c).
 The tables give each figure's median over the boots with its spread
 (lowest-highest), so a change can be told from QEMU's noise;
 build/bench.json keeps every boot's figures and the medians. The kernel prints lines

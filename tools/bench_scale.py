@@ -3,7 +3,7 @@
 
 One boot per CPU count (virt, GICv3: -smp 4, 64, 256, 512 by default;
 --boots N for N each, every figure then their median with its spread); the
-kernel (kernel/hotplug/scale_bench.c) prints lines
+kernel (kernel/bench/scale.c) prints lines
 
     bench: scale: KEY = VALUE
 
@@ -44,7 +44,7 @@ COMMON = ("cpus", "possible", "boot_us_all_online", "sync_rcu_us_median",
           "sync_rcu_expedited_us_max", "sync_rcu_expedited_n", "cycle_cpu",
           "cycle_us_median", "cycle_us_max", "cycles", "down_us_median",
           "up_us_median", "down_slowest_step_us")
-# With every CPU busy: up to BUSY_MAX CPUs only (scale_bench.c says why).
+# With every CPU busy: up to BUSY_MAX CPUs only (kernel/bench/scale.c says why).
 BUSY = ("busy_cpus", "sync_rcu_busy_us_median", "gp_qs_reports",
         "gp_qs_report_ns", "qs_report_max_ns")
 # The Linux figure beside ours: a 2026 patch reports CPU hotplug on a
