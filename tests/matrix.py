@@ -782,18 +782,13 @@ BOOTS = [
     # single fault event and 12 random pairs (the seed is printed) around
     # a down and an up, under each design, with PSCI and with the pen;
     # each violated invariant fails a case with its combination.
-    Boot("sweep-sample-psci",
-         ["--smp", "4", "--mem", "256M"],
-         append="test=hotplug_sweep sweep=12 poweroff",
-         timeout=300,
-         expect=(r"rcu: \d+ combinations \(\d+ singles, 12 pairs\) of \d+ "
-                 r"events in \d+ ms, 0 violation",)),
-    Boot("sweep-sample-pen",
-         ["--smp", "4", "--mem", "256M"],
-         append="hotplug.pen test=hotplug_sweep sweep=12 poweroff",
-         timeout=300,
-         expect=(r"rcu: \d+ combinations \(\d+ singles, 12 pairs\) of \d+ "
-                 r"events in \d+ ms, 0 violation",)),
+    *[Boot(f"sweep-sample-{how}",
+           ["--smp", "4", "--mem", "256M"],
+           append=f"{words}test=hotplug_sweep sweep=12 poweroff",
+           timeout=300,
+           expect=(r"rcu: \d+ combinations \(\d+ singles, 12 pairs\) of \d+ "
+                   r"events in \d+ ms, 0 violation",))
+      for how, words in (("psci", ""), ("pen", "hotplug.pen "))],
 
     # Offline CPUs parked in the kernel pen, as on spin-table boards.
     Boot("hotplug-pen-smp4",

@@ -8,6 +8,7 @@
 #include <kernel/cpu_ops.h>
 #include <kernel/kunit.h>
 #include <kernel/mm.h>
+#include <kernel/percpu.h>
 #include <kernel/psci.h>
 #include <kernel/rcupdate.h>
 #include <kernel/sched.h>
@@ -172,6 +173,36 @@ static inline bool cpu_answers(unsigned int cpu)
 
 	return !smp_call_function_single(cpu, note_cpu_call, &ran, true) &&
 	       ran == (int)cpu + 1;
+}
+
+/*
+ * cpu is online by every account: its bits, its phase, its area, the
+ * firmware (where it can be asked), and it takes a call. Not with CPUs
+ * that park in the pen, for which the firmware says ON either way.
+ */
+static inline void expect_cpu_online(struct kunit *test, unsigned int cpu)
+{
+	KUNIT_EXPECT_TRUE(test, cpu_online(cpu));
+	KUNIT_EXPECT_TRUE(test, cpu_active(cpu));
+	KUNIT_EXPECT_EQ(test, cpuhp_phase(cpu), CPUHP_PHASE_ONLINE);
+	KUNIT_EXPECT_NOT_NULL(test, percpu_area(cpu));
+	if (psci_checkable())
+		KUNIT_EXPECT_EQ(test, psci_affinity_info(cpu_logical_map(cpu)),
+				PSCI_AFFINITY_ON);
+	if (!test->failed) /* a call to a CPU that is gone would hang */
+		KUNIT_EXPECT_TRUE(test, cpu_answers(cpu));
+}
+
+/* ... and off by every account: no bit, phase off, no area, OFF. */
+static inline void expect_cpu_off(struct kunit *test, unsigned int cpu)
+{
+	KUNIT_EXPECT_FALSE(test, cpu_online(cpu));
+	KUNIT_EXPECT_FALSE(test, cpu_active(cpu));
+	KUNIT_EXPECT_EQ(test, cpuhp_phase(cpu), CPUHP_PHASE_OFF);
+	KUNIT_EXPECT_NULL(test, percpu_area(cpu));
+	if (psci_checkable())
+		KUNIT_EXPECT_EQ(test, psci_affinity_info(cpu_logical_map(cpu)),
+				PSCI_AFFINITY_OFF);
 }
 
 #endif

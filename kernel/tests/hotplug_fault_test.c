@@ -595,12 +595,7 @@ static void hotplug_retry_claimed_by_late_cpu(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cpu_up(cpu), 0);
 	fault_clear("cpu_on");
 	cpuhp_set_timeout_ms(old);
-	KUNIT_EXPECT_TRUE(test, cpu_online(cpu));
-	KUNIT_EXPECT_EQ(test, cpuhp_phase(cpu), CPUHP_PHASE_ONLINE);
-	KUNIT_EXPECT_NOT_NULL(test, percpu_area(cpu));
-	KUNIT_EXPECT_EQ(test, psci_affinity_info(cpu_logical_map(cpu)),
-			PSCI_AFFINITY_ON);
-	KUNIT_EXPECT_TRUE(test, cpu_answers(cpu));
+	expect_cpu_online(test, cpu);
 	KUNIT_EXPECT_EQ(test, cpu_down(cpu), 0);
 	KUNIT_EXPECT_EQ(test, cpu_up(cpu), 0);
 	cpu_up_all();
@@ -629,9 +624,7 @@ static void hotplug_die_timeout_withdrawn(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cpu_down(cpu), -ETIMEDOUT);
 	fault_clear("cpu_die_late");
 	KUNIT_EXPECT_TRUE(test, cpu_online(cpu));
-	KUNIT_EXPECT_TRUE(test, cpu_active(cpu));
 	KUNIT_EXPECT_EQ(test, cpuhp_phase(cpu), CPUHP_PHASE_ONLINE);
-	KUNIT_EXPECT_NOT_NULL(test, percpu_area(cpu));
 	/*
 	 * The next CPU's down, started while the stalled one still stalls
 	 * (its grace period then waits for the stall to end): the old
@@ -640,13 +633,8 @@ static void hotplug_die_timeout_withdrawn(struct kunit *test)
 	 */
 	KUNIT_EXPECT_LT(test, (ktime_get_ns() - t0) / 1000000, 1200);
 	KUNIT_EXPECT_EQ(test, cpu_down(next), 0);
-	KUNIT_EXPECT_TRUE(test, cpu_online(cpu));
-	if (psci_checkable())
-		KUNIT_EXPECT_EQ(test, psci_affinity_info(cpu_logical_map(cpu)),
-				PSCI_AFFINITY_ON);
-	/* It woke past its stall (it took a call) and stayed. */
-	if (!test->failed)
-		KUNIT_EXPECT_TRUE(test, cpu_answers(cpu));
+	/* It woke past its stall (it takes a call) and stayed. */
+	expect_cpu_online(test, cpu);
 	KUNIT_EXPECT_EQ(test, cpu_up(next), 0);
 	KUNIT_EXPECT_EQ(test, cpu_down(cpu), 0);
 	KUNIT_EXPECT_EQ(test, cpu_up(cpu), 0);
@@ -672,12 +660,7 @@ static void hotplug_die_claimed_waited_for(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cpu_down(cpu), 0);
 	fault_clear("cpu_die_late");
 	cpuhp_set_timeout_ms(old);
-	KUNIT_EXPECT_FALSE(test, cpu_online(cpu));
-	KUNIT_EXPECT_EQ(test, cpuhp_phase(cpu), CPUHP_PHASE_OFF);
-	KUNIT_EXPECT_NULL(test, percpu_area(cpu));
-	if (psci_checkable())
-		KUNIT_EXPECT_EQ(test, psci_affinity_info(cpu_logical_map(cpu)),
-				PSCI_AFFINITY_OFF);
+	expect_cpu_off(test, cpu);
 	KUNIT_EXPECT_EQ(test, cpu_up(cpu), 0);
 }
 
@@ -699,14 +682,7 @@ static void hotplug_failed_rollback_turns_up(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cpu_up(cpu), 0);
 	KUNIT_EXPECT_EQ(test, fault_times("up_step"), 0);
 	KUNIT_EXPECT_EQ(test, fault_times("sched_drain"), 0);
-	KUNIT_EXPECT_TRUE(test, cpu_online(cpu));
-	KUNIT_EXPECT_TRUE(test, cpu_active(cpu));
-	KUNIT_EXPECT_EQ(test, cpuhp_phase(cpu), CPUHP_PHASE_ONLINE);
-	KUNIT_EXPECT_NOT_NULL(test, percpu_area(cpu));
-	if (psci_checkable())
-		KUNIT_EXPECT_EQ(test, psci_affinity_info(cpu_logical_map(cpu)),
-				PSCI_AFFINITY_ON);
-	KUNIT_EXPECT_TRUE(test, cpu_answers(cpu));
+	expect_cpu_online(test, cpu);
 	KUNIT_EXPECT_EQ(test, cpu_down(cpu), 0);
 	KUNIT_EXPECT_EQ(test, cpu_up(cpu), 0);
 }
@@ -760,7 +736,8 @@ static void hotplug_down_step_fault_bounds(struct kunit *test)
 {
 	KUNIT_EXPECT_EQ(test, fault_inject("down_step", "percpu:area"),
 			-EINVAL);
-	KUNIT_EXPECT_EQ(test, fault_inject("down_step", "cpu:bringup"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, fault_inject("down_step", "cpu:bringup"),
+			-EINVAL);
 	KUNIT_EXPECT_EQ(test, fault_inject("down_step", "nosuch"), -EINVAL);
 	KUNIT_EXPECT_EQ(test, fault_times("down_step"), 0);
 	KUNIT_EXPECT_EQ(test, fault_inject("down_step", "cpu:teardown"), 0);
