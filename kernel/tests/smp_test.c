@@ -130,21 +130,27 @@ static void smp_call_function_async(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, READ_ONCE(hits), 1);
 }
 
-/* A call that keeps its target busy 20 ms; what its caller's CPU did. */
+/*
+ * A call that keeps its target busy until the caller's CPU ran another
+ * thread (at most 2 s): an event, not a fixed time, for a busy host may
+ * not run the caller's vCPU at all in any fixed window.
+ */
 struct slow_call {
 	struct cpumask target;
 	bool in_call, ran, stop;
 	bool ran_first; /* the caller returned after the call ran */
-	unsigned long bystander_runs; /* while the call was running */
+	volatile unsigned long bystander_runs; /* while the call ran */
 	struct completion caller_done, bystander_done;
 };
 
 static void slow_call_fn(void *p)
 {
 	struct slow_call *s = p;
+	u64 end = ktime_get_ns() + 2000000000ULL;
 
 	WRITE_ONCE(s->in_call, true);
-	udelay(20000);
+	while (!READ_ONCE(s->bystander_runs) && ktime_get_ns() < end)
+		cpu_relax();
 	WRITE_ONCE(s->ran, true);
 }
 
