@@ -1,8 +1,9 @@
 /*
  * CPU hotplug: one ordered table of steps, each with an up and a down
  * callback, as Linux's cpuhp states. A CPU comes up by running the steps
- * in order and goes down by running them in reverse; a failing up step
- * rolls back the steps already done.
+ * in order and goes down by running them in reverse; a failing step turns
+ * the operation around (below). After each one that succeeds, whoever
+ * declared a CPUHP_NOTIFIER() is told.
  *
  * Going down, the table reads like the design in four lines:
  *
