@@ -58,6 +58,8 @@ LABELS = {
 SMOKE_CONFIGS = "smp4,raspi3b-tfa"
 LINE = re.compile(r"bench: hotplug: (\S+) = (.*)$")
 BANNER = re.compile(r"Timer: (\d+) Hz, HZ=(\d+)")
+# The build a boot ran: the version string of its banner (git describe).
+VERSION = re.compile(r"hotplug kernel (\S+)")
 
 
 def number(text):
@@ -65,6 +67,12 @@ def number(text):
         return int(text)
     except ValueError:
         return float(text)
+
+
+def kernel_version(log):
+    """The banner's version string: the build the boot ran, or None."""
+    m = VERSION.search(log)
+    return m.group(1) if m else None
 
 
 def parse(log):
@@ -353,10 +361,12 @@ def main():
         by_config = {}
         for path in args.parse:
             with open(path) as f:
-                common, designs = parse(f.read())
+                log = f.read()
+            common, designs = parse(log)
             name = os.path.basename(path).replace("bench-", "").split(".")[0]
             by_config.setdefault(name, []).append(
-                {"common": common, "designs": designs})
+                {"common": common, "designs": designs,
+                 "kernel": kernel_version(log)})
         for name, boots in by_config.items():
             results[name] = {"boots": boots, **aggregate(boots)}
     else:
@@ -384,13 +394,16 @@ def main():
                     sys.exit(f"bench.py: {config}: no figures for {missing}; "
                              f"see build/bench-{config}.{i}.log")
                 boots.append({"boot_seconds": round(secs, 1),
+                              "kernel": kernel_version(log),
                               "common": common, "designs": designs})
             results[config] = {"qemu": " ".join(CONFIGS[config]),
                                "boots": boots, **aggregate(boots)}
     os.makedirs(os.path.dirname(args.out), exist_ok=True)
     with open(args.out, "w") as f:
+        kernels = sorted({b["kernel"] for r in results.values()
+                          for b in r["boots"] if b.get("kernel")})
         json.dump({"configs": results, "cycles": args.cycles,
-                   "host_cpus": os.cpu_count(),
+                   "kernel": kernels, "host_cpus": os.cpu_count(),
                    "boots": args.boots,
                    "phase_ms": args.ms}, f, indent=1, sort_keys=True)
     if args.ktap:

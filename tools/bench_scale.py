@@ -54,6 +54,8 @@ LINUX_ANCHOR = ("Linux (a 2026 patch, 400-CPU machine): SMT8 to SMT1, 350 CPUs "
                 "offlined, in 74.8 s (~214 ms per CPU) with synchronize_rcu(), "
                 "3.2 s (~9 ms per CPU) once expedited")
 LINE = re.compile(r"bench: scale: (\S+) = (\S+)")
+# The build a boot ran: the version string of its banner (git describe).
+VERSION = re.compile(r"hotplug kernel (\S+)")
 LOG = re.compile(r"scale-(\d+)(\.\d+)?\.log$")
 
 
@@ -79,12 +81,15 @@ def number(text):
 
 def parse(log):
     """The figures of one boot: {key: value}, reader figures as
-    'reader.key'."""
+    'reader.key'; 'kernel' the build the boot ran."""
     figures = {}
     for line in log.splitlines():
         m = LINE.search(line)
         if m:
             figures[m.group(1)] = number(m.group(2))
+        m = VERSION.search(line)
+        if m and "kernel" not in figures:
+            figures["kernel"] = m.group(1)
     return figures
 
 
@@ -262,8 +267,8 @@ def table(runs, md=False):
             ("" if not spread(r, "boot_us_all_online") else
              " [{:.0f}-{:.0f}]".format(*(v / 1000 for v in
                                           r["spread"]["boot_us_all_online"])))]))
-    out.append("")
-    out.append(LINUX_ANCHOR)
+    if not md:      # docs/benchmarks.md says it in its own words
+        out += ["", LINUX_ANCHOR]
     return "\n".join(out)
 
 
@@ -385,8 +390,11 @@ def main():
                        "boot_seconds": seconds}
     os.makedirs(os.path.dirname(args.out), exist_ok=True)
     with open(args.out, "w") as f:
+        kernels = sorted({b["kernel"] for r in runs.values()
+                          for b in r["boots"] if "kernel" in b})
         json.dump({"runs": {str(k): v for k, v in runs.items()},
                    "phase_ms": args.ms, "boots": args.boots,
+                   "kernel": kernels, "host_cpus": os.cpu_count(),
                    "linux_anchor": LINUX_ANCHOR},
                   f, indent=1, sort_keys=True)
     if args.ktap:

@@ -18,6 +18,9 @@ kernel's own, then writes:
   OUTDIR/power_breakeven.png    the break-even idle length of each state
                                 against the transition energy
   OUTDIR/power_strategies.md    the tables docs/power.md quotes
+  OUTDIR/power_strategies.json  the parsed figures (model, CPUs, rows) and
+                                the build and command line of the boot:
+                                what tools/figures.py makes the tables from
 and prints the tables, the break-even idle length of each state, and where
 in the sweep hotplug beats idle states.
 
@@ -29,6 +32,7 @@ Exits 1 if the log has no rows, or a recomputed energy differs from the
 kernel's by more than rounding.
 """
 
+import json
 import os
 import re
 import subprocess
@@ -37,6 +41,9 @@ import sys
 TIMESTAMP = re.compile(r"^\[\s*\d+\.\d+\]\s*")
 MODEL = re.compile(r"^power: model \(.*\): (.*)$")
 CPUS = re.compile(r"^power: strategies at \d+% of each workload on (\d+) CPUs")
+# The build the boot ran (its banner's git describe) and its command line.
+VERSION = re.compile(r"^hotplug kernel (\S+)")
+CMDLINE = re.compile(r"^Command line: (.*)$")
 FIELDS = ["workload", "strategy", "wall_us", "active_us", "idle_us", "off_us",
           "state0_us", "state1_us", "state2_us", "entries0", "entries1",
           "entries2", "clusters_off_us", "transitions", "transition_uj",
@@ -47,10 +54,16 @@ DEEP_POWER_SCALES = [0.5, 1, 2, 5, 10]
 CLUSTER_MW = [0, 10, 40, 80]
 
 
-def parse(lines):
+def parse(lines, run=None):
+    """The model (the last model line: the strategies' run), the rows and
+    the CPU count; the build and command line into run, if given."""
     model, rows, cpus = {}, [], None
     for raw in lines:
         line = TIMESTAMP.sub("", raw.rstrip("\r\n"))
+        for key, regex in (("kernel", VERSION), ("command_line", CMDLINE)):
+            m = regex.match(line)
+            if m and run is not None:
+                run.setdefault(key, m.group(1))
         m = MODEL.match(line)
         if m:
             for word in m.group(1).split():
@@ -293,25 +306,29 @@ def plot_breakeven(png, model):
     gnuplot("\n".join(lines) + "\n")
 
 
-def markdown(model, rows, cpus):
-    """The tables docs/power.md quotes, from the same figures."""
-    out = []
-    for w in workloads(rows):
-        mine = [r for r in rows if r["workload"] == w]
-        base = next((r for r in mine if r["strategy"] == "spread"), mine[0])
-        base_eq = equal_work_uj(base, rows, model, cpus)
-        out += [f"**{w}**", "",
-                "| strategy | energy | same work | vs spread | CPU-ms | p50 us | p99 us "
-                "| hotplugs | idle entries |", "|---|---|---|---|---|---|---|---|---|"]
-        for r in mine:
-            eq = equal_work_uj(r, rows, model, cpus)
-            out.append(f"| {r['strategy']} | {r['energy_uj'] / 1000:.0f} | {eq / 1000:.0f} "
-                       f"| {100.0 * eq / base_eq - 100:+.1f}% | {r['cpu_ms']} | {r['p50_us']} "
-                       f"| {r['p99_us']} | {r['transitions']} "
-                       f"| {r['entries0']}/{r['entries1']}/{r['entries2']} |")
-        out.append("")
-    out += ["| hotplug+idle beats idle (same work) while the transition energy is below "
-            "| cluster 0 mW | 10 mW | 40 mW | 80 mW |", "|---|---|---|---|---|"]
+def markdown_workload(model, rows, cpus, w):
+    """One workload's table: every strategy's energy, the same work's, and
+    its latencies."""
+    mine = [r for r in rows if r["workload"] == w]
+    base = next((r for r in mine if r["strategy"] == "spread"), mine[0])
+    base_eq = equal_work_uj(base, rows, model, cpus)
+    out = [f"**{w}**", "",
+           "| strategy | energy | same work | vs spread | CPU-ms | p50 us | p99 us "
+           "| hotplugs | idle entries |", "|---|---|---|---|---|---|---|---|---|"]
+    for r in mine:
+        eq = equal_work_uj(r, rows, model, cpus)
+        out.append(f"| {r['strategy']} | {r['energy_uj'] / 1000:.0f} | {eq / 1000:.0f} "
+                   f"| {100.0 * eq / base_eq - 100:+.1f}% | {r['cpu_ms']} | {r['p50_us']} "
+                   f"| {r['p99_us']} | {r['transitions']} "
+                   f"| {r['entries0']}/{r['entries1']}/{r['entries2']} |")
+    return "\n".join(out)
+
+
+def markdown_crossover(model, rows, cpus):
+    """Where in the sweep hotplug+idle stops beating idle, per workload
+    and cluster power."""
+    out = ["| hotplug+idle beats idle (same work) while the transition energy is below "
+           "| cluster 0 mW | 10 mW | 40 mW | 80 mW |", "|---|---|---|---|---|"]
     for w in workloads(rows):
         cells = []
         for cl in CLUSTER_MW:
@@ -319,12 +336,22 @@ def markdown(model, rows, cpus):
             cells.append("never" if x is None else "always" if x == float("inf")
                          else f"x{x:.0f}")
         out.append(f"| {w} | " + " | ".join(cells) + " |")
-    out.append("")
-    out += ["| idle state the off core would otherwise be in | power | break-even |",
-            "|---|---|---|"]
+    return "\n".join(out)
+
+
+def markdown_break_even(model):
+    out = ["| idle state the off core would otherwise be in | power | break-even |",
+           "|---|---|---|"]
     for name, mw, ms in break_even(model):
         out.append(f"| {name} | {mw} mW | " + (f"{ms:.1f} ms" if ms else "never") + " |")
-    return "\n".join(out) + "\n"
+    return "\n".join(out)
+
+
+def markdown(model, rows, cpus):
+    """The tables docs/power.md quotes, from the same figures."""
+    parts = [markdown_workload(model, rows, cpus, w) for w in workloads(rows)]
+    parts += [markdown_crossover(model, rows, cpus), markdown_break_even(model)]
+    return "\n\n".join(parts) + "\n"
 
 
 def main():
@@ -337,8 +364,9 @@ def main():
     if len(args) not in (1, 2):
         sys.exit(__doc__)
     log, outdir = args[0], args[1] if len(args) == 2 else "build"
+    run = {}
     with open(log, errors="replace") as f:
-        model, rows, cpus = parse(f)
+        model, rows, cpus = parse(f, run)
     have = {(r["workload"], r["strategy"]) for r in rows}
     checks = [("rows in the log", bool(rows), f"{len(rows)} rows"),
               ("model line in the log", bool(model) and cpus is not None, str(model))]
@@ -370,6 +398,12 @@ def main():
     plot_breakeven(os.path.join(outdir, "power_breakeven.png"), model)
     with open(os.path.join(outdir, "power_strategies.md"), "w") as f:
         f.write(markdown(model, rows, cpus))
+    with open(os.path.join(outdir, "power_strategies.json"), "w") as f:
+        json.dump({"kernel": [run["kernel"]] if "kernel" in run else [],
+                   "command_line": run.get("command_line", ""),
+                   "host_cpus": os.cpu_count(), "model": model, "cpus": cpus,
+                   "rows": rows}, f, indent=1, sort_keys=True)
+        f.write("\n")
 
     print("Break-even idle length (a core off repays a down and an up, "
           f"{model['transition_uj']} uJ each, after):")
@@ -400,7 +434,8 @@ def main():
                                                            DEEP_POWER_SCALES)
                   + "): " + ", ".join(cells))
     print(f"\npower_strategies: wrote {outdir}/power_strategies.csv, power_strategies.png, "
-          "power_sweep.csv, power_sweep.png, power_breakeven.png")
+          "power_sweep.csv, power_sweep.png, power_breakeven.png, power_strategies.md "
+          "and .json")
     return 0
 
 

@@ -36,6 +36,8 @@ TOOL_CHECKS = [
      "tests/lean_check.py"),
     ("docs", [sys.executable, "tests/docs_check.py", "--strict-comments"], "docs.log", "docs.",
      "tests/docs_check.py"),
+    ("figures", [sys.executable, "tools/figures.py", "--check"], "figures.log", "figures.",
+     "tools/figures.py"),
     ("tfa", [sys.executable, "tests/tfa_check.py"], "tfa.log", "tfa.",
      "tests/tfa_check.py"),
     ("trace", [sys.executable, "tools/trace.py", "--run", "--ktap",
