@@ -123,6 +123,8 @@ help:
 	@echo "                hotplug, grace periods, boot against the CPU count:"
 	@echo "                build/scale.json, .csv, .png (SCALE_CPUS=4,64, SCALE_BOOTS=3)"
 	@echo "make bench-linux  Debian's Linux on the same QEMU: boot, offline+online"
+	@echo "make figures    re-measure (bench, bench-scale, power) and rewrite the"
+	@echo "                docs' tables from docs/figures/*.json (tools/figures.py)"
 	@echo "make trace      CPUs down and up under load, traced: build/trace.json for"
 	@echo "                ui.perfetto.dev or chrome://tracing (docs/trace.md)"
 	@echo "make host-test  host unit tests of lib/ (ASan + UBSan)"
