@@ -275,7 +275,7 @@ static void expect_time_order(struct kunit *test, const struct snapshot *s)
 /* The steps a surviving CPU runs for a down, in their order. */
 static const char *const down_steps[] = {
 	"cpu:online",  "kthreads:park", "sched:active", "rcu:sync",
-	"sched:drain", "cpu:teardown", "cpu:bringup",	"rcu:callbacks",
+	"sched:drain", "cpu:teardown",	"cpu:bringup",	"rcu:callbacks",
 	"timers:dead", "sched:idle",	"percpu:area",
 };
 
