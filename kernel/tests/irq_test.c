@@ -65,6 +65,20 @@ static void probe_reset(void)
 	memset(probe_hits_on, 0, nr_cpu_ids * sizeof(*probe_hits_on));
 }
 
+/* The test SPI, edge-triggered, on the probe (its affinity before in
+ * *old): false, said, if it could not be had. */
+static bool test_spi_request(struct kunit *test, int *old)
+{
+	*old = irq_get_affinity(TEST_SPI);
+	probe_reset();
+	return KUNIT_EXPECT_EQ(
+		       test, irq_set_type(TEST_SPI, IRQ_TYPE_EDGE_RISING), 0) &&
+	       KUNIT_EXPECT_EQ(
+		       test,
+		       request_irq(TEST_SPI, probe_handler, "test-spi", &probe),
+		       0);
+}
+
 static bool need_irqchip(struct kunit *test)
 {
 	if (irqchip)
@@ -291,12 +305,8 @@ static void irq_spi_runs_where_it_is_routed(struct kunit *test)
 
 	if (!need_spi_pending(test) || !have_cpus(test, 2))
 		return;
-	probe_reset();
-	old = irq_get_affinity(TEST_SPI);
-	KUNIT_ASSERT_EQ(test, irq_set_type(TEST_SPI, IRQ_TYPE_EDGE_RISING), 0);
-	KUNIT_ASSERT_EQ(
-		test, request_irq(TEST_SPI, probe_handler, "test-spi", &probe),
-		0);
+	if (!test_spi_request(test, &old))
+		return;
 	target = other_online_cpu(raw_smp_processor_id());
 	KUNIT_EXPECT_EQ(test, irq_set_affinity(TEST_SPI, target), 0);
 	irq_set_pending(TEST_SPI, true);
@@ -422,12 +432,8 @@ static void irq_set_affinity_orders_with_cpu_down(struct kunit *test)
 	runner = online_cpu_not_in(&used);
 	mask_of(&used, me);
 	set_cpus_allowed(current, &used);
-	probe_reset();
-	old = irq_get_affinity(TEST_SPI);
-	KUNIT_ASSERT_EQ(test, irq_set_type(TEST_SPI, IRQ_TYPE_EDGE_RISING), 0);
-	KUNIT_ASSERT_EQ(
-		test, request_irq(TEST_SPI, probe_handler, "test-spi", &probe),
-		0);
+	if (!test_spi_request(test, &old))
+		return;
 	c.cpu = victim;
 	init_completion(&c.done);
 	t = kthread_create(set_affinity_fn, &c, "irqaff/%u", runner);
