@@ -159,6 +159,22 @@ static void cpu_do_idle(void)
 	cpuidle_idle_exit_report();
 }
 
+/*
+ * Asked to go down: give up hosting the tick broadcast first. The writer
+ * waiting for this CPU's answer sleeps through its timeout, maybe in an
+ * idle state whose timer stops; were this CPU its broadcast host, a stall
+ * here with interrupts off (a vCPU its host does not run) would hold that
+ * timeout back until the stall ended, and the writer could never withdraw
+ * the request in time. hotplug_die_timeout_withdrawn shows it.
+ */
+static void cpu_idle_dead(void)
+{
+	local_irq_disable();
+	tick_broadcast_offline(smp_processor_id());
+	local_irq_enable();
+	arch_cpu_idle_dead();
+}
+
 void cpu_startup_entry(void)
 {
 	struct rq *rq = this_rq();
@@ -166,7 +182,7 @@ void cpu_startup_entry(void)
 	for (;;) {
 		while (!need_resched() && !idle_balance(rq)) {
 			if (unlikely(cpu_should_die()))
-				arch_cpu_idle_dead(); /* hotplug: going down */
+				cpu_idle_dead(); /* hotplug: going down */
 			cpu_do_idle();
 		}
 		schedule();

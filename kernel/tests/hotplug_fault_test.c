@@ -613,10 +613,23 @@ static void hotplug_die_timeout_withdrawn(struct kunit *test)
 	unsigned int cpu = nr_cpu_ids - 1, next = nr_cpu_ids - 2;
 	unsigned long old;
 	char val[32];
+	int host;
 	u64 t0;
 
 	if (!have_down_cpus(test, 3))
 		return;
+	/*
+	 * The stalled CPU is the tick broadcast's host if one is not this
+	 * CPU: the writer sleeps through its timeout in an idle state whose
+	 * timer stops, and a host stalled with interrupts off would wake it
+	 * only at the end of the stall.
+	 */
+	host = tick_broadcast_host();
+	if (host > 0 && host != (int)raw_smp_processor_id()) {
+		cpu = host;
+		next = cpu == nr_cpu_ids - 1 ? nr_cpu_ids - 2 : nr_cpu_ids - 1;
+	}
+	kunit_info(test, "CPU%u stalls (broadcast host: CPU%d)", cpu, host);
 	old = cpuhp_set_timeout_ms(300);
 	snprintf(val, sizeof(val), "%u:1200", cpu);
 	KUNIT_ASSERT_EQ(test, fault_inject("cpu_die_late", val), 0);

@@ -28,9 +28,12 @@
  * no sleeper beats: the host's second scan is what catches those.
  *
  * The first CPU to ask becomes the host (a compare-and-swap) and keeps
- * the role until its tick stops for good (hotplug): it then gives the
- * role up and wakes every sleeper, which choose again. A sleeper that
- * finds no host after setting its bit takes its bit back and stays awake.
+ * the role until it is asked to go down (cpu_idle_dead(), before it can
+ * stall on its way out) or its tick stops: it then gives the role up and
+ * wakes every sleeper, which choose again. A sleeper that finds no host
+ * after setting its bit takes its bit back and stays awake. A host
+ * stalled with interrupts off delays every sleeper's wake-up until the
+ * stall ends: the price of having no global timer.
  */
 #define pr_fmt(fmt) "tick: " fmt
 #include <asm/arch_timer.h>
