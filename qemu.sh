@@ -9,7 +9,7 @@ build=$root/build
 # Boot loader and addresses. Kept here, in one place, because the boot shim
 # (tests/boot-shim.S) is assembled with them.
 UBOOT_BIN=/usr/lib/u-boot/qemu_arm64/u-boot.bin
-RASPI3B_DTB=$build/dtbs/bcm2837-rpi-3-b.dtb
+DTBS=$build/dtbs                # Debian's Pi trees, fetched once
 IDLE_STATES_DEFAULT=$root/tools/idle-states/qemu-default.dtsi
 # --bad-dtb memory map on virt (RAM starts at 0x40000000). QEMU itself puts
 # its own DTB in the first MiB of RAM when it boots without -kernel (it does
@@ -19,11 +19,11 @@ SHIM_ADDR=0x40100000
 # (QEMU keeps the start of RAM for its own boot stub).
 KERNEL_ADDR=0x40200000
 DTB_ADDR=0x44000000             # 64 MiB above RAM start: clear of the kernel
-# raspi3b --firmware tfa: the armstub at 0 (tools/tfa/), the Image where the
-# Pi firmware puts it, the tree 48 MiB up, clear of kernel and TF-A.
+# raspi3b/raspi4b --firmware tfa: the armstub at 0 (tools/tfa/), the Image
+# where the Pi firmware puts it, the tree 48 MiB up, clear of kernel and TF-A.
 TFA_KERNEL_ADDR=0x80000
 TFA_DTB_ADDR=0x03000000
-QEMU_CNT_FREQ=62500000          # QEMU 7.2's generic counter on every board
+QEMU_CNT_FREQ=62500000          # QEMU's generic counter on every board
 
 usage() {
   cat <<'EOF'
@@ -31,28 +31,35 @@ Usage: ./qemu.sh [options]
 
 Boots build/Image in qemu-system-aarch64, console on stdio (-nographic,
 -no-reboot). The kernel ends the run with PSCI SYSTEM_OFF (exit status 0;
-raspi3b: a watchdog reset).
+raspi3b/raspi4b: a watchdog reset).
 Quit by hand with Ctrl-A X.
 
-  --machine virt|raspi3b  board (default virt; raspi3b has 1G and 4 CPUs,
-                          enters at EL2, ends by watchdog reset; its DTB,
-                          Debian's, is fetched once into build/dtbs/)
-  --firmware tfa|tfa-card raspi3b: PSCI from Trusted Firmware-A (Debian's
-                          rpi3 bl31.bin at EL3, entered through our armstub,
+  --machine virt|raspi3b|raspi4b
+                          board (default virt). raspi3b has 1G and 4 CPUs,
+                          raspi4b 2G (QEMU gives the kernel the first
+                          960M) and 4 CPUs with a GIC-400 (QEMU >= 9);
+                          both enter at EL2 and end by watchdog reset;
+                          their DTBs, Debian's, are fetched once into
+                          build/dtbs/
+  --firmware tfa|tfa-card raspi3b/raspi4b: PSCI from Trusted Firmware-A
+                          (Debian's rpi3 or rpi4 bl31.bin at EL3: the Pi 3
+                          through our armstub, the Pi 4's is one itself,
                           tools/tfa/) instead of the spin table; the tree
-                          gets a psci node and TF-A's memory reserved.
-                          tfa-card: the SD card's armstub as is (stock
-                          bl31.bin, header filled in as the Pi firmware
-                          does): boots, but a CPU that does CPU_OFF never
-                          returns (QEMU ignores TF-A's RMR_EL3 reset)
+                          gets a psci node and TF-A's memory reserved, the
+                          armstub header is filled in as the Pi firmware
+                          does. tfa-card: the SD card's armstub as is
+                          (stock bl31.bin): boots, but a CPU that does
+                          CPU_OFF never returns (QEMU ignores TF-A's
+                          RMR_EL3 reset; tfa patches that one instruction)
   --el1                   raspi3b --firmware tfa: TF-A enters the kernel at
                           EL1 (default EL2)
   --console pl011|miniuart
-                          raspi3b's console (default pl011: the DTB's
-                          stdout-path is changed to name it); miniuart:
-                          Debian's DTB unmodified, its stdout-path the
-                          mini UART as on a real Pi 3, QEMU's second
-                          serial on stdio and the PL011's output dropped
+                          raspi3b/raspi4b's console (default pl011: the
+                          DTB's stdout-path is changed to name it);
+                          miniuart: Debian's DTB unmodified, its
+                          stdout-path the mini UART as on a real Pi,
+                          QEMU's second serial on stdio and the PL011's
+                          output dropped
   --smp N                 number of CPUs (default 4; at most 8 with GICv2)
   --gic 2|3               virt interrupt controller version (default 2)
   --el2                   virt with virtualization=on: enter the kernel at
@@ -112,34 +119,35 @@ up_to_date() {
   done
 }
 
-# Debian's Raspberry Pi 3 B device tree, as shipped (the real board's):
-# fetched once into $RASPI3B_DTB by tools/debian-kernel.sh. Its
-# /chosen/stdout-path names serial1, the mini UART, the console a real
-# Pi 3 has on its pins (the PL011 drives Bluetooth there). Prints its path.
-# The lock: parallel boots (make test) must not both download and unpack.
-raspi3b_stock_dtb() {
-  local dir
-  mkdir -p "$(dirname "$RASPI3B_DTB")"
-  if [ ! -e "$RASPI3B_DTB" ]; then
-    exec 9>"$RASPI3B_DTB.lock"
+# Debian's Raspberry Pi device tree for the board ($pi_dtb: the Pi 3 B's
+# or the Pi 4 B's), as shipped (the real board's): fetched once into
+# build/dtbs/ by tools/debian-kernel.sh. Its /chosen/stdout-path names
+# serial1, the mini UART, the console a real Pi has on its pins (the PL011
+# drives Bluetooth there). Prints its path. The lock: parallel boots (make
+# test) must not both download and unpack.
+raspi_stock_dtb() {
+  local dir out=$DTBS/$pi_dtb
+  mkdir -p "$DTBS"
+  if [ ! -e "$out" ]; then
+    exec 9>"$out.lock"
     flock 9
-    if [ ! -e "$RASPI3B_DTB" ]; then
+    if [ ! -e "$out" ]; then
       dir=$("$root/tools/debian-kernel.sh" dtbs) ||
-        die "cannot fetch the Raspberry Pi 3 B device tree (pass --dtb FILE)"
-      cp "$dir/broadcom/bcm2837-rpi-3-b.dtb" "$RASPI3B_DTB.tmp.$$"
-      mv -f "$RASPI3B_DTB.tmp.$$" "$RASPI3B_DTB"
+        die "cannot fetch the Raspberry Pi device tree $pi_dtb (pass --dtb FILE)"
+      cp "$dir/broadcom/$pi_dtb" "$out.tmp.$$"
+      mv -f "$out.tmp.$$" "$out"
     fi
     exec 9>&-
   fi
-  echo "$RASPI3B_DTB"
+  echo "$out"
 }
 
 # The same tree with one change made in a copy, for the default PL011
 # console: /chosen/stdout-path names serial0, the PL011, which QEMU wires
 # to its first -serial. Prints the copy's path.
-raspi3b_dtb() {
-  local stock out=${RASPI3B_DTB%.dtb}-qemu.dtb tmp
-  stock=$(raspi3b_stock_dtb) || exit  # its die(), in our subshell
+raspi_dtb() {
+  local stock out=$DTBS/${pi_dtb%.dtb}-qemu.dtb tmp
+  stock=$(raspi_stock_dtb) || exit  # its die(), in our subshell
   if ! up_to_date "$out" "$stock" "$0"; then
     tmp="$out.tmp.$$"
     cp "$stock" "$tmp"
@@ -208,15 +216,15 @@ done
 case "$firmware" in
   "") [ "$el1" = 0 ] || die "--el1 goes with --firmware tfa" ;;
   tfa|tfa-card)
-    [ "$machine" = raspi3b ] ||
-      die "--firmware tfa is raspi3b only (virt's PSCI is QEMU's own)"
-    [ -z "$dtb" ] || die "--firmware tfa edits the Pi 3 tree itself; drop --dtb" ;;
+    [ "$machine" = raspi3b ] || [ "$machine" = raspi4b ] ||
+      die "--firmware tfa is raspi3b/raspi4b only (virt's PSCI is QEMU's own)"
+    [ -z "$dtb" ] || die "--firmware tfa edits the Pi tree itself; drop --dtb" ;;
   *) die "--firmware wants tfa or tfa-card, not '$firmware'" ;;
 esac
 
 case "$machine" in
   virt)
-    [ "$console" = pl011 ] || die "--console $console is raspi3b only (virt has a PL011)"
+    [ "$console" = pl011 ] || die "--console $console is raspi3b/raspi4b only (virt has a PL011)"
     if [ "$gic" = 2 ] && [ "$smp" -gt 8 ]; then
       die "GICv2 supports at most 8 CPUs; use --gic 3 for --smp $smp"
     fi
@@ -232,26 +240,36 @@ case "$machine" in
       idle_states=none
     fi
     ;;
-  raspi3b)
-    # The board is fixed: 1 GiB, 4 Cortex-A53, entry at EL2, no GIC option.
-    [ "$smp_set" = 0 ] || [ "$smp" = 4 ] || die "raspi3b always has 4 CPUs"
-    [ "$mem_set" = 0 ] || [ "$mem" = 1G ] || [ "$mem" = 1024M ] ||
-      die "raspi3b always has 1G of memory"
-    [ "$cpu_set" = 0 ] || die "raspi3b has fixed Cortex-A53 cores; drop --cpu"
-    [ "$gic_set" = 0 ] || die "raspi3b has no GIC (BCM2836 local interrupt controller)"
+  raspi3b|raspi4b)
+    # The board is fixed: its memory, 4 cores, entry at EL2, no GIC option.
+    if [ "$machine" = raspi3b ]; then
+      pi_mem=1G pi_dtb=bcm2837-rpi-3-b.dtb pi_cpu=Cortex-A53
+      pi_gic="has no GIC (BCM2836 local interrupt controller)"
+    else
+      qemu-system-aarch64 -M help 2>/dev/null | grep -q '^raspi4b ' ||
+        die "this QEMU has no raspi4b (QEMU >= 9; tools/setup.sh installs it)"
+      pi_mem=2G pi_dtb=bcm2711-rpi-4-b.dtb pi_cpu=Cortex-A72
+      pi_gic="has a fixed GIC-400"
+    fi
+    [ "$smp_set" = 0 ] || [ "$smp" = 4 ] || die "$machine always has 4 CPUs"
+    [ "$mem_set" = 0 ] || [ "$mem" = "$pi_mem" ] ||
+      die "$machine always has $pi_mem of memory"
+    [ "$cpu_set" = 0 ] || die "$machine has fixed $pi_cpu cores; drop --cpu"
+    [ "$gic_set" = 0 ] || die "$machine $pi_gic"
     [ "$uboot" = 0 ] || die "--uboot is only wired up for virt"
     [ -z "$bad_dtb" ] || die "--bad-dtb uses virt's memory map; it is virt only"
-    [ "$el2" = 0 ] || echo "qemu.sh: note: raspi3b always enters at EL2" >&2
-    [ -z "$idle_states" ] || die "--idle-states is virt only (the Pi 3's tree is Debian's)"
+    [ "$el2" = 0 ] || echo "qemu.sh: note: $machine always enters at EL2" >&2
+    [ -z "$idle_states" ] || die "--idle-states is virt only (the Pi's tree is Debian's)"
+    [ "$machine" = raspi3b ] || [ "$el1" = 0 ] || die "--el1 is raspi3b only"
     [ -n "$firmware" ] || [ "$el1" = 0 ] || die "--el1 goes with --firmware tfa"
-    smp=4 mem=1G machine_opts=raspi3b
+    smp=4 mem=$pi_mem machine_opts=$machine
     case "$console" in
-      pl011)    [ -n "$dtb" ] || dtb=$(raspi3b_dtb) ;;
-      miniuart) [ -n "$dtb" ] || dtb=$(raspi3b_stock_dtb) ;;
+      pl011)    [ -n "$dtb" ] || dtb=$(raspi_dtb) ;;
+      miniuart) [ -n "$dtb" ] || dtb=$(raspi_stock_dtb) ;;
       *)        die "--console wants pl011 or miniuart, not '$console'" ;;
     esac
     ;;
-  *) die "--machine wants virt or raspi3b, not '$machine'" ;;
+  *) die "--machine wants virt, raspi3b or raspi4b, not '$machine'" ;;
 esac
 
 [ -e "$image" ] || die "$image not found: run make first (or pass --image FILE)"
@@ -279,42 +297,46 @@ build_shim() {
   mv -f "$tmp" "$out"           # atomic: parallel runs may race here
 }
 
-# raspi3b --firmware tfa: the armstub (stub + checked, QEMU-patched
-# bl31.bin) and the Pi 3 tree edited for PSCI with the command line in it,
-# rebuilt when stale; one tree per (tree, command line) pair so parallel
-# boots do not collide. Sets tfa_stub and tfa_dtb.
+# raspi3b/raspi4b --firmware tfa: the armstub (the Pi 3's is our stub +
+# bl31.bin, the Pi 4's bl31.bin itself; with tfa, carrying the checked
+# QEMU-only RMR_EL3 workaround) and the Pi tree edited for PSCI with the
+# command line in it, rebuilt when stale; one tree per (tree, command line)
+# pair so parallel boots do not collide. Sets tfa_stub and tfa_dtb.
 tfa_files() {
-  local key el=el2 tfa=$root/tools/tfa/tfa.sh
+  local key el=el2 tfa=$root/tools/tfa/tfa.sh board=rpi3 kind=qemu
+  local memreg="0 3c000000"
   [ "$el1" = 0 ] || el=el1
-  if [ "$firmware" = tfa-card ]; then
-    tfa_stub=$build/tfa/armstub-rpi3-card-$el.bin
-    if ! up_to_date "$tfa_stub" "$root"/tools/tfa/* "$0"; then
-      "$tfa" armstub rpi3 "$tfa_stub.card" $([ "$el1" = 0 ] || echo --el1) &&
-        "$tfa" header "$tfa_stub.card" "$tfa_stub" "$TFA_DTB_ADDR" "$TFA_KERNEL_ADDR" ||
-        die "cannot build the TF-A armstub (tools/tfa/tfa.sh)"
-      rm -f "$tfa_stub.card"
-    fi
-  else
-    tfa_stub=$build/tfa/armstub-rpi3-qemu-$el.bin
-    if ! up_to_date "$tfa_stub" "$root"/tools/tfa/* "$0"; then
+  [ "$machine" = raspi3b ] || board=rpi4 memreg="0 0 3c000000"
+  [ "$firmware" = tfa ] || kind=card
+  tfa_stub=$build/tfa/armstub-$board-$kind-$el.bin
+  if ! up_to_date "$tfa_stub" "$root"/tools/tfa/* "$0"; then
+    if [ "$board" = rpi3 ] && [ "$kind" = qemu ]; then
+      # Our stub has the addresses built in, as the header would say.
       "$tfa" armstub rpi3 "$tfa_stub" --qemu \
         --dtb-addr "$TFA_DTB_ADDR" $([ "$el1" = 0 ] || echo --el1) >&2 ||
         die "cannot build the TF-A armstub (tools/tfa/tfa.sh)"
+    else
+      "$tfa" armstub "$board" "$tfa_stub.stub" $([ "$el1" = 0 ] || echo --el1) \
+        $([ "$kind" = card ] || echo --qemu) >&2 &&
+        "$tfa" header "$tfa_stub.stub" "$tfa_stub" "$TFA_DTB_ADDR" "$TFA_KERNEL_ADDR" ||
+        die "cannot build the TF-A armstub (tools/tfa/tfa.sh)"
+      rm -f "$tfa_stub.stub"
     fi
   fi
   key=$(printf '%s\n%s' "$dtb" "$append" | cksum | cut -d' ' -f1)
-  tfa_dtb=$build/tfa/rpi3-psci-$key.dtb
+  tfa_dtb=$build/tfa/$board-psci-$key.dtb
   if ! up_to_date "$tfa_dtb" "$dtb" "$root/tools/tfa/tfa.sh" "$0"; then
     "$root/tools/tfa/tfa.sh" dtb "$dtb" "$tfa_dtb.tmp.$$" "$append" ||
       die "cannot edit $dtb for TF-A (tools/tfa/tfa.sh)"
-    # TF-A writes the Pi 3's 19.2 MHz into CNTFRQ_EL0, but QEMU's raspi3b
-    # counter runs at QEMU's 62.5 MHz whatever CNTFRQ says: the timer
-    # binding's clock-frequency tells the kernel the rate it really has.
+    # TF-A writes the board's crystal (Pi 3: 19.2 MHz, Pi 4: 54 MHz) into
+    # CNTFRQ_EL0, but QEMU's counter runs at QEMU's 62.5 MHz whatever
+    # CNTFRQ says: the timer binding's clock-frequency tells the kernel
+    # the rate it really has.
     fdtput -t u "$tfa_dtb.tmp.$$" /timer clock-frequency "$QEMU_CNT_FREQ" ||
       die "cannot set /timer clock-frequency in $tfa_dtb"
     # The memory the GPU firmware would fill in (QEMU's own loader does
-    # so for -kernel): 1 GiB less the 64 MiB the VideoCore keeps on top.
-    fdtput -t x "$tfa_dtb.tmp.$$" /memory@0 reg 0 3c000000 ||
+    # so for -kernel): the first GiB less the 64 MiB the VideoCore keeps.
+    fdtput -t x "$tfa_dtb.tmp.$$" /memory@0 reg $memreg ||
       die "cannot set /memory@0 reg in $tfa_dtb"
     mv -f "$tfa_dtb.tmp.$$" "$tfa_dtb"
   fi
@@ -395,7 +417,7 @@ idle_dtb() {
 
 # The machine: what decides the device tree QEMU generates.
 machine_args=(-machine "$machine_opts")
-[ "$machine" = raspi3b ] || machine_args+=(-cpu "$cpu")
+[ "$machine" != virt ] || machine_args+=(-cpu "$cpu")
 machine_args+=(-smp "$smp" -m "$mem")
 
 cmd=(qemu-system-aarch64 "${machine_args[@]}" -nographic -no-reboot)

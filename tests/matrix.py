@@ -82,6 +82,9 @@ class Boot:
     # build/nr-N with `make B=build/nr-N NR_CPUS=N`), not build/Image.
     nr_cpus: int = 0
     script: tuple = ()           # Steps typed into the console (see Step)
+    # What the host must offer (tests/harness/needs.py): "raspi4b" (QEMU >= 9),
+    # "tfa-virt" (TF-A built for QEMU virt); a boot without it skips.
+    needs: str = ""
     # Add DEBUG_WORDS to the command line and fail on their reports
     # (DEBUG_FORBID); a boot that tests a report itself says False.
     debug: bool = True
@@ -331,7 +334,7 @@ PSCI_QEMU = Group("psci: QEMU's own PSCI answers", [
     r"NOT_SUPPORTED \(-1\)$",
     r"^ok \d+ psci$",
 ])
-PSCI_TFA = Group("psci: TF-A 2.8 (rpi3) answers", [
+PSCI_TFA = Group("psci: TF-A 2.8 (rpi3, rpi4) answers", [
     r"# psci_cpu_on_entry_outside_memory: CPU\d \(on\), entry 0x3c000000 "
     r"\(past RAM\) -> ALREADY_ON \(-4\)$",
     r"# psci_cpu_on_entry_misaligned: CPU\d \(on\), entry 0x[0-9a-f]+ "
@@ -343,6 +346,20 @@ PSCI_TFA = Group("psci: TF-A 2.8 (rpi3) answers", [
     r"# psci_features_of_kernel_calls: SMCCC_VERSION -> 1\.2 \(0x10002\)$",
     r"^ok \d+ psci$",
 ])
+# The Pi 4's mini UART (Debian's tree as shipped): the console for the
+# log, the shell's input and output, and through a hotplug round.
+RASPI4B_MINIUART_SHELL = (
+    Step(PROMPT, "dt\r", expect=(
+        r"\buart: brcm,bcm2835-aux-uart at 0xfe215040 \(/soc/serial@7e215040\)$",)),
+    Step(PROMPT, LONG_LINE + "\r",
+         expect=(r"^(0123456789){12}0123456$",
+                 r"^error: line too long \(at most 127 characters\)$")),
+    Step(PROMPT, "off 0\r", expect=(r"\bCPU0 is down$",)),
+    Step(PROMPT, "off 2\r", expect=(r"\bCPU2 is down$",)),
+    Step(PROMPT, "on 0\r", expect=(r"\bCPU0: online, MPIDR 0x0$",)),
+    Step(PROMPT, "on 2\r", expect=(r"\bCPU2: online, MPIDR 0x2$",)),
+    Step(PROMPT, "poweroff\r"),
+)
 # A board without PSCI (spin table): every psci case skips, saying so.
 PSCI_ABSENT = r"^ +ok \d+ psci_\w+ # SKIP no PSCI: the CPUs start by spin-table$"
 PSCI_CASE_RAN = r"^ +ok \d+ psci_\w+$"
@@ -516,7 +533,7 @@ BOOTS = [
     # CPU_OFF (its warm reset back to the armstub's pen) and CPU_ON.
     Boot("raspi3b-tfa-hotplug-stress",
          ["--machine", "raspi3b", "--firmware", "tfa"],
-         append=f"test={HOTPLUG} hotplug.cycles=2000 hotplug.secs=60 poweroff",
+         append=f"test={HOTPLUG} hotplug.cycles=2000 hotplug.secs=30 poweroff",
          timeout=240,
          expect=(r"hotplug_readers_never_see_poison: \d{3,} downs",)),
     # TF-A entering the kernel at EL1 (the kernel then has no EL2 to set up).
@@ -545,6 +562,46 @@ BOOTS = [
                  Step(PROMPT, "poweroff\r")),
          expect=(r"\bBrought up 4 of 4 CPUs$", r"^Timer: 62500000 Hz"),
          forbid=(r"Kernel panic",)),
+
+    # -- Raspberry Pi 4 B under QEMU >= 9 (raspi4b): Debian's DTB, entry at --
+    # -- EL2, spin table + the kernel's pen or TF-A's rpi4 BL31, GIC-400 ----
+    # -- without security extensions (both groups enabled) -----------------
+    Boot("raspi4b-test-all",
+         ["--machine", "raspi4b"],
+         append="test=all poweroff",
+         timeout=240, needs="raspi4b",
+         expect=(r"^GIC: v2, 192 SPIs, .*no security extensions: groups 0 "
+                 r"and 1 enabled$",
+                 r"\bBrought up 4 of 4 CPUs$",
+                 r"^bcm2835-wdt: watchdog reset", PSCI_ABSENT),
+         forbid=(PSCI_CASE_RAN,)),
+    # Debian's tree as shipped: the mini UART, as on a real Pi 4's pins.
+    Boot("raspi4b-miniuart-shell",
+         ["--machine", "raspi4b", "--console", "miniuart"],
+         ktap=False, needs="raspi4b",
+         script=RASPI4B_MINIUART_SHELL,
+         expect=(r"\bBrought up 4 of 4 CPUs$", r"^bcm2835-wdt: watchdog reset"),
+         forbid=(r"Kernel panic", r"\bWARNING\b", r"no receive interrupt",
+                 r"bcm2835-aux-uart: was off")),
+    # TF-A's rpi4 BL31 loaded at 0 with its header filled in as the Pi
+    # firmware does; it puts every interrupt in group 1, which a GIC
+    # without security extensions delivers only with both groups enabled.
+    Boot("raspi4b-tfa-test-all",
+         ["--machine", "raspi4b", "--firmware", "tfa"],
+         append="test=all poweroff",
+         timeout=240, needs="raspi4b",
+         expect=(r"^NOTICE:  BL31: v2\.8",
+                 r"^PSCI: version 1\.1, conduit smc, SMCCC 1\.2, firmware "
+                 r"Trusted Firmware-A ",
+                 r"cpu0: MPIDR 0x0, enable-method psci$",
+                 r"\bBrought up 4 of 4 CPUs$",
+                 r"^ +ok \d+ hotplug_boot_cpu$", PSCI_TFA),
+         forbid=(r"Stub magic failure",)),
+    Boot("raspi4b-tfa-hotplug-stress",
+         ["--machine", "raspi4b", "--firmware", "tfa"],
+         append=f"test={HOTPLUG} hotplug.cycles=2000 hotplug.secs=20 poweroff",
+         timeout=180, needs="raspi4b",
+         expect=(r"hotplug_readers_never_see_poison: \d{3,} downs",)),
 
     # -- SMP: GICv2 up to its 8 CPUs, GICv3 past 16 (Aff1 = 1) ----------------
     smp_boot("virt-smp2-gicv2", ["--smp", "2", "--gic", "2", "--mem", "256M"]),

@@ -39,6 +39,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from harness.boot import boot_checks                                   # noqa: E402
 from harness.console import Script                                     # noqa: E402
 from harness.dtb import cpus_dtb, shim_dtb                             # noqa: E402
+from harness.needs import missing                                     # noqa: E402
 from harness.host import TOOL_CHECKS, run_tool_check                  # noqa: E402
 from harness.ktap import Check                                         # noqa: E402
 from harness.qemu import qemu_sh_argv, run_qemu, stop, stop_all      # noqa: E402
@@ -138,6 +139,11 @@ def run_boots(boots, args):
     stopping = threading.Event()      # set on Ctrl-C: report nothing more
 
     def one(boot):
+        reason = missing(boot.needs) if boot.needs else None
+        if reason:
+            with lock:
+                print(f"SKIP  {boot.name:<22} {reason}", flush=True)
+            return
         try:
             timeout = args.timeout or boot.timeout or DEFAULT_TIMEOUT
             checks, run, log_path = run_boot(boot, timeout, args.image)

@@ -9,6 +9,12 @@
 # arm64 architecture if needed (for libfdt-dev:arm64), runs `apt-get update`
 # once and installs the packages. Otherwise it prints what to install and
 # exits 1.
+#
+# Then the firmware boots' extras: a QEMU with the Raspberry Pi 4 model
+# (QEMU >= 9: on bookworm from its backports suite), and the apt entries the
+# Pi firmware (non-free-firmware) and TF-A's source (deb-src) come from,
+# derived from the machine's own entries by tools/apt_sources.py. Where they
+# can't be had, it says so and the boots that need them skip with the reason.
 set -euo pipefail
 
 quiet=0
@@ -54,6 +60,8 @@ REQUIREMENTS=(
   "cmd:spin:spin"
   "cmd:gnuplot:gnuplot-nox"
   "file:/usr/lib/arm-trusted-firmware/rpi3/bl31.bin:arm-trusted-firmware:arm64"
+  "cmd:dpkg-source:dpkg-dev"
+  "file:/usr/include/openssl/ssl.h:libssl-dev"
 )
 
 # Fills the global arrays `missing` (what is absent) and `packages` (the
@@ -78,18 +86,49 @@ check_requirements() {
   done
 }
 
+can_apt=0
+if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null && command -v dpkg >/dev/null; then
+  can_apt=1
+fi
+
+qemu_has_raspi4b() {
+  qemu-system-aarch64 -M help 2>/dev/null | grep -q '^raspi4b '
+}
+
+# The extras (see the top): apt entries first, then QEMU >= 9.
+extras() {
+  local here codename
+  here=$(cd "$(dirname "$0")" && pwd)
+  if ! python3 "$here/apt_sources.py" check >/dev/null 2>&1; then
+    if [ "$can_apt" = 1 ] && python3 "$here/apt_sources.py" write; then
+      apt-get update -q >/dev/null || say "apt-get update failed"
+    else
+      echo "setup.sh: without the apt entries above, the Pi firmware and" \
+        "TF-A's source cannot be fetched: their boots skip" >&2
+    fi
+  fi
+  qemu_has_raspi4b && return 0
+  codename=$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}")
+  if [ "$can_apt" = 1 ] && [ -n "$codename" ]; then
+    say "QEMU $(qemu-system-aarch64 --version | sed -n '1s/.*version \([0-9.]*\).*/\1/p')" \
+      "has no raspi4b: installing qemu-system-arm from $codename-backports"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get install -y -q -o Dpkg::Use-Pty=0 --no-install-recommends \
+      -t "$codename-backports" qemu-system-arm >/dev/null ||
+      say "cannot install it from $codename-backports"
+  fi
+  qemu_has_raspi4b ||
+    echo "setup.sh: this QEMU has no raspi4b (needs QEMU >= 9): the Pi 4 boots skip" >&2
+}
+
 check_requirements
 if [ "${#missing[@]}" -eq 0 ]; then
+  extras
   say "all tools present"
   exit 0
 fi
 
 echo "setup.sh: missing: ${missing[*]}" >&2
-
-can_apt=0
-if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null && command -v dpkg >/dev/null; then
-  can_apt=1
-fi
 
 if [ "$can_apt" = 0 ]; then
   cat >&2 <<EOF
@@ -123,4 +162,5 @@ if [ "${#missing[@]}" -ne 0 ]; then
   echo "setup.sh: still missing after install: ${missing[*]}" >&2
   exit 1
 fi
+extras
 say "all tools present"

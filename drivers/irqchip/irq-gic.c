@@ -20,15 +20,19 @@
 
 #include "irq-gic-common.h"
 
-#define GICD_ENABLE 1 /* group 0, or group 1 in the non-secure view */
+#define GICD_CTLR_GRP0 BIT(0) /* or group 1, in the non-secure view */
+#define GICD_CTLR_GRP1 BIT(1) /* only without security extensions */
 #define GICD_TYPER_CPUS (7 << 5) /* CPU interfaces - 1 */
+#define GICD_TYPER_SECURITY_EXTN BIT(10)
 #define GICD_ITARGETSR 0x800
 #define GICD_SGIR 0xf00
 #define GICD_SGIR_TARGET_SHIFT 16
 #define GICD_NR_BANKED_ITARGETSR 8 /* ITARGETSR0-7: INTIDs 0-31 */
 
 #define GICC_CTLR 0x00
-#define GICC_CTLR_ENABLE 1
+#define GICC_CTLR_GRP0 BIT(0) /* or group 1, in the non-secure view */
+#define GICC_CTLR_GRP1 BIT(1) /* only without security extensions */
+#define GICC_CTLR_ACKCTL BIT(2) /* IAR acknowledges group 1 too */
 #define GICC_PMR 0x04
 #define GICC_BPR 0x08
 #define GICC_IAR 0x0c
@@ -39,6 +43,16 @@ static struct {
 	void *dist, *cpu;
 	phys_addr_t dist_pa, cpu_pa;
 	unsigned int nr_lines;
+	/*
+	 * What GICD_CTLR and GICC_CTLR enable. With security extensions this
+	 * kernel sees the non-secure view, where bit 0 enables group 1, the
+	 * group firmware gives it. Without them (QEMU's BCM2711 GIC, virt
+	 * without secure=on) there is one view, and firmware such as TF-A,
+	 * which puts every interrupt in group 1, still does: bit 0 would
+	 * enable only group 0, so both groups are enabled, and AckCtl lets
+	 * GICC_IAR acknowledge group 1 interrupts too.
+	 */
+	u32 dist_ctlr, cpu_ctlr;
 	/* ITARGETSR and ICFGR read-modify-writes. */
 	spinlock_t lock;
 } gic;
@@ -152,7 +166,7 @@ static void gic_cpu_if_up(void)
 {
 	writel_relaxed(GIC_PRIORITY_MASK, gic.cpu + GICC_PMR);
 	writel_relaxed(0, gic.cpu + GICC_BPR);
-	writel_relaxed(GICC_CTLR_ENABLE, gic.cpu + GICC_CTLR);
+	writel_relaxed(gic.cpu_ctlr, gic.cpu + GICC_CTLR);
 }
 
 static void gic_cpu_init(void)
@@ -188,9 +202,12 @@ static int gic_xlate(const struct dt_irq *spec, unsigned int *irq,
 static void gic_print_info(void)
 {
 	printk(KERN_INFO
-	       "GIC: v2, %u SPIs, distributor %#llx, CPU interface %#llx\n",
+	       "GIC: v2, %u SPIs, distributor %#llx, CPU interface %#llx, %s\n",
 	       gic.nr_lines - IRQ_FIRST_SPI, (unsigned long long)gic.dist_pa,
-	       (unsigned long long)gic.cpu_pa);
+	       (unsigned long long)gic.cpu_pa,
+	       gic.dist_ctlr & GICD_CTLR_GRP1
+		       ? "no security extensions: groups 0 and 1 enabled"
+		       : "security extensions: the non-secure group 1");
 }
 
 static struct irqchip_ops gic_ops = {
@@ -220,7 +237,7 @@ static void gic_dist_init(void)
 	for (unsigned int i = IRQ_FIRST_SPI; i < gic.nr_lines; i += 4)
 		writel_relaxed(mask_x4, gic.dist + GICD_ITARGETSR + i);
 	gic_dist_config(gic.dist, gic.nr_lines);
-	writel_relaxed(GICD_ENABLE, gic.dist + GICD_CTLR);
+	writel_relaxed(gic.dist_ctlr, gic.dist + GICD_CTLR);
 }
 
 static int gic_probe(const struct dt_device *dev)
@@ -238,6 +255,13 @@ static int gic_probe(const struct dt_device *dev)
 		return -ENOMEM;
 	spin_lock_init(&gic.lock);
 	gic.nr_lines = gic_nr_lines(gic.dist);
+	gic.dist_ctlr = GICD_CTLR_GRP0;
+	gic.cpu_ctlr = GICC_CTLR_GRP0;
+	if (!(readl_relaxed(gic.dist + GICD_TYPER) &
+	      GICD_TYPER_SECURITY_EXTN)) {
+		gic.dist_ctlr |= GICD_CTLR_GRP1;
+		gic.cpu_ctlr |= GICC_CTLR_GRP1 | GICC_CTLR_ACKCTL;
+	}
 	gic_dist_init();
 	gic_ops.nr_irqs = gic.nr_lines;
 	handle_arch_irq = gic_handle_irq;

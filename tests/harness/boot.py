@@ -25,13 +25,14 @@ def banner_expectations(boot):
     """(what, regex, expected value) for the banner lines of this boot.
     `CPUs: N` counts the CPUs the device tree lists (on virt, --smp), not
     the ones that came online: a boot where one fails still lists them all."""
-    raspi = qemu_option(boot.qemu, "--machine", "virt") == "raspi3b"
-    # raspi3b: spin table, or PSCI from TF-A at EL3 (--firmware tfa), over
+    raspi = qemu_option(boot.qemu, "--machine", "virt") in ("raspi3b", "raspi4b")
+    # raspi3b/raspi4b: spin table, or PSCI from TF-A at EL3 (--firmware tfa), over
     # SMC whichever EL TF-A enters the kernel at (--el1: EL1).
     tfa = qemu_option(boot.qemu, "--firmware", "") in ("tfa", "tfa-card")
     el2 = ("--el2" in boot.qemu or raspi) and "--el1" not in boot.qemu
     # raspi3b: of its 1 GiB, QEMU keeps the top 64 MiB for the VideoCore
-    # (vcram-size) and puts the rest in the DTB's /memory.
+    # (vcram-size) and puts the rest in the DTB's /memory; raspi4b: the
+    # same 960 MiB below the VideoCore, the rest of its 2 GiB not given.
     mem = "960M" if raspi else qemu_option(boot.qemu, "--mem", "256M")
     cpus = "4" if raspi else qemu_option(boot.qemu, "--smp", "4")
     table = {

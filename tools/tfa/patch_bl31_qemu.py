@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Writes a copy of Debian's rpi3 bl31.bin that can power a core off on QEMU.
+"""Writes a copy of Debian's rpi3 or rpi4 bl31.bin that can power a core off on QEMU.
 
-TF-A's rpi3 CPU_OFF ends in `msr rmr_el3` (a warm reset request), which
-QEMU 7.2 does not implement: the core would never come back. This named,
+TF-A's Raspberry Pi CPU_OFF ends in `msr rmr_el3` (a warm reset request),
+which QEMU (7.2 and 10) does not implement: the core would never come back. This named,
 checked emulator workaround replaces that one instruction with a branch to
 tools/tfa/rmr-reset.S (assembled, placed in the zero padding after BL31's
 exception vectors, inside its executable mapping), which does what the
@@ -16,13 +16,16 @@ import hashlib
 import struct
 import sys
 
-BL31_BASE = 0x100E0000
-
-# sha256 of the build -> (offset of `msr rmr_el3, x0`, free zero space).
+# sha256 of the build -> (its load address, offset of `msr rmr_el3, x0`,
+# offset and size of zero padding at the end of its code, mapped
+# executable).
 KNOWN = {
     # arm-trusted-firmware 2.8.0+dfsg-1 (Debian 12), rpi3, debug build
     "e1d2705661e45366461cb745ee0131a2bddfa19b4339ce78948ecef93fab84f7":
-        (0x4E3C, 0x6800, 0x800),
+        (0x100E0000, 0x4E3C, 0x6800, 0x800),
+    # the same package's rpi4 build: the armstub itself, loaded at 0
+    "2033f257de495cf2d31c81704811bf1bab955e24d4d1823900a7615cadc15ccb":
+        (0x0, 0x889C, 0xB800, 0x800),
 }
 MSR_RMR_EL3_X0 = 0xD51EC040
 
@@ -49,8 +52,8 @@ def main():
     if digest not in KNOWN:
         fail(f"{src} is not the TF-A build this workaround was checked "
              f"against (sha256 {digest}); refusing to patch it. Debian 12's "
-             "arm-trusted-firmware 2.8.0+dfsg-1 rpi3/bl31.bin is.")
-    site, space, room = KNOWN[digest]
+             "arm-trusted-firmware 2.8.0+dfsg-1 rpi3/ and rpi4/bl31.bin are.")
+    base, site, space, room = KNOWN[digest]
     word = struct.unpack_from("<I", data, site)[0]
     if word != MSR_RMR_EL3_X0:
         fail(f"{src}: offset {site:#x} holds {word:#010x}, not msr rmr_el3")
@@ -61,7 +64,7 @@ def main():
     with open(out, "wb") as f:
         f.write(data)
     print(f"patch_bl31_qemu.py: {out}: msr rmr_el3 at "
-          f"{BL31_BASE + site:#x} -> b {BL31_BASE + space:#x} (QEMU only)")
+          f"{base + site:#x} -> b {base + space:#x} (QEMU only)")
 
 
 if __name__ == "__main__":

@@ -11,10 +11,13 @@
 #       bl31.bin carries the checked QEMU-only RMR_EL3 workaround, the
 #       hold pen sleeps in WFI (QEMU's WFE does not), and the device tree
 #       address A and the kernel entry 0x80000 are built in);
-#       rpi4: Debian's rpi4 bl31.bin, which is an armstub itself.
+#       rpi4: Debian's rpi4 bl31.bin, which is an armstub itself (with
+#       --qemu, carrying the same checked RMR_EL3 workaround).
 #   tools/tfa/tfa.sh header STUB OUT DTB_ADDR KERNEL_ADDR
-#       a copy of an rpi3 armstub with its header filled in, as the Pi's
-#       GPU firmware does (qemu.sh --firmware tfa-card).
+#       a copy of an armstub with its header filled in, as the Pi's GPU
+#       firmware does: the DTB and kernel addresses written, the magic
+#       cleared (qemu.sh --firmware tfa-card, raspi4b --firmware tfa,
+#       tools/pifirmware.py).
 #   tools/tfa/tfa.sh dtb IN OUT [BOOTARGS]
 #       IN with PSCI (method smc) as every CPU's enable-method, TF-A's
 #       memory reserved, and /chosen/bootargs = BOOTARGS if given.
@@ -58,8 +61,15 @@ armstub() {
   mkdir -p "$(dirname "$out")"
   case "$board" in
     rpi4)
-      [ "$qemu" = 0 ] || die "QEMU 7.2 has no Raspberry Pi 4 model"
-      cp "$bl31" "$tmp" ;;
+      if [ "$qemu" = 1 ]; then
+        aarch64-linux-gnu-as -o "$tmp.r.o" "$here/rmr-reset.S"
+        aarch64-linux-gnu-objcopy -O binary "$tmp.r.o" "$tmp.r.bin"
+        python3 "$here/patch_bl31_qemu.py" "$bl31" "$tmp.r.bin" "$tmp" >&2 ||
+          { rm -f "$tmp".*; exit 1; }
+        rm -f "$tmp".r.o "$tmp".r.bin
+      else
+        cp "$bl31" "$tmp"
+      fi ;;
     rpi3)
       local blob=$bl31 defs=(--defsym "BL31_SIZE=$(stat -c %s "$bl31")")
       if [ "$qemu" = 1 ]; then
@@ -148,13 +158,16 @@ le32() {
 }
 
 # The Pi firmware's part of the armstub contract: magic at 0xf0 checked,
-# the DTB address written at 0xf8 and the kernel's entry at 0xfc.
+# the DTB address written at 0xf8 and the kernel's entry at 0xfc, and the
+# magic cleared to say they are valid (TF-A's rpi4 port reads them only
+# then: "Stub magic failure" otherwise).
 fill_header() {
   local stub=$1 out=$2
   [ "$(od -An -tx4 -j 240 -N 4 "$stub" | tr -d ' ')" = 5afe570b ] ||
     die "$stub has no armstub magic (0x5afe570b) at 0xf0"
   tmpbase=$out.tmp.$$
   cp "$stub" "$out.tmp.$$"
+  le32 0 | dd of="$out.tmp.$$" bs=1 seek=240 conv=notrunc status=none
   { le32 "$3"; le32 "$4"; } |
     dd of="$out.tmp.$$" bs=1 seek=248 conv=notrunc status=none
   mv -f "$out.tmp.$$" "$out"
