@@ -101,7 +101,7 @@ OBJS := $(addprefix $(B)/,$(arch-y) $(kernel-y) $(time-y) $(mm-y) $(sched-y) \
 	$(rcu-y) $(hotplug-y) $(trace-y) $(governor-y) $(debug-y) $(lib-y) \
 	$(drivers-y) $(tests-y) $(bench-y))
 
-.PHONY: all lean run test host-test board-test sdcard model sweep torture fuzz power bench bench-scale bench-linux trace test-scale nr-cpus-cost clean help setup gdb FORCE
+.PHONY: all lean run test tfa-virt host-test board-test sdcard model sweep torture fuzz power bench bench-scale bench-linux trace test-scale nr-cpus-cost clean help setup gdb FORCE
 all: $(B)/Image $(B)/kernel.elf
 
 help:
@@ -211,8 +211,14 @@ $(B)/Image: $(B)/kernel.elf
 run: $(B)/Image
 	./qemu.sh --smp 4 --append "policy=rqdepth demo"
 
-test: $(B)/Image $(B)/lean/Image
+test: $(B)/Image $(B)/lean/Image tfa-virt
 	python3 tests/run.py
+
+# TF-A for QEMU virt (qemu.sh --machine virt --firmware tfa), built once
+# from Debian's source package into $(B)/tfa/ (~30 s). Where it cannot be
+# had, $(B)/tfa/unavailable says why and its boots skip.
+tfa-virt: $(B)/.setup-ok
+	@tools/tfa/build-qemu.sh $(B)/tfa
 
 # The lean build (TESTS=0 BENCH=0) beside the full one, and their sizes.
 lean: $(B)/lean/Image $(B)/Image

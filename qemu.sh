@@ -11,6 +11,8 @@ build=$root/build
 UBOOT_BIN=/usr/lib/u-boot/qemu_arm64/u-boot.bin
 DTBS=$build/dtbs                # Debian's Pi trees, fetched once
 IDLE_STATES_DEFAULT=$root/tools/idle-states/qemu-default.dtsi
+IDLE_STATES_TFA=$root/tools/idle-states/tfa-qemu.dtsi
+TFA_QEMU=$build/tfa              # TF-A for virt (tools/tfa/build-qemu.sh)
 # --bad-dtb memory map on virt (RAM starts at 0x40000000). QEMU itself puts
 # its own DTB in the first MiB of RAM when it boots without -kernel (it does
 # so for firmware), so the shim goes just above it.
@@ -50,7 +52,12 @@ Quit by hand with Ctrl-A X.
                           does. tfa-card: the SD card's armstub as is
                           (stock bl31.bin): boots, but a CPU that does
                           CPU_OFF never returns (QEMU ignores TF-A's
-                          RMR_EL3 reset; tfa patches that one instruction)
+                          RMR_EL3 reset; tfa patches that one instruction).
+                          virt: TF-A's qemu platform, built here from
+                          Debian's source (tools/tfa/build-qemu.sh, once,
+                          into build/tfa/), at EL3 with secure=on: real
+                          firmware PSCI, a secure GIC (--gic 3: GICv3 with
+                          GICD_CTLR.DS = 0), idle states tfa-qemu.dtsi
   --el1                   raspi3b --firmware tfa: TF-A enters the kernel at
                           EL1 (default EL2)
   --console pl011|miniuart
@@ -216,9 +223,13 @@ done
 case "$firmware" in
   "") [ "$el1" = 0 ] || die "--el1 goes with --firmware tfa" ;;
   tfa|tfa-card)
-    [ "$machine" = raspi3b ] || [ "$machine" = raspi4b ] ||
-      die "--firmware tfa is raspi3b/raspi4b only (virt's PSCI is QEMU's own)"
-    [ -z "$dtb" ] || die "--firmware tfa edits the Pi tree itself; drop --dtb" ;;
+    if [ "$machine" = virt ]; then
+      [ "$firmware" = tfa ] || die "--firmware tfa-card is for raspi3b/raspi4b"
+      [ "$el2" = 0 ] || die "--firmware tfa on virt enters the kernel at EL1; drop --el2"
+      [ "$uboot" = 0 ] && [ -z "$bad_dtb" ] || die "--firmware tfa boots the Image itself; drop --uboot/--bad-dtb"
+    else
+      [ -z "$dtb" ] || die "--firmware tfa edits the Pi tree itself; drop --dtb"
+    fi ;;
   *) die "--firmware wants tfa or tfa-card, not '$firmware'" ;;
 esac
 
@@ -230,8 +241,12 @@ case "$machine" in
     fi
     machine_opts="virt,gic-version=$gic"
     [ "$el2" = 0 ] || machine_opts+=",virtualization=on"
+    # EL3 for TF-A; QEMU's own PSCI is then off.
+    [ -z "$firmware" ] || machine_opts+=",secure=on"
     case "$idle_states" in
-      ""|default) idle_states=$IDLE_STATES_DEFAULT ;;
+      ""|default)
+        idle_states=$IDLE_STATES_DEFAULT
+        [ -z "$firmware" ] || idle_states=$IDLE_STATES_TFA ;;
       none) ;;
       *) [ -e "$idle_states" ] || die "--idle-states: $idle_states not found" ;;
     esac
@@ -461,6 +476,18 @@ elif [ "$uboot" = 1 ]; then
   cmd+=(-bios "$UBOOT_BIN" -dtb "$uboot_fdt"
         -drive "if=none,format=raw,file=$disk,id=bootdisk,readonly=on"
         -device "virtio-blk-device,drive=bootdisk")
+elif [ -n "$firmware" ] && [ "$machine" = virt ]; then
+  # TF-A from flash: BL1, BL2, then BL31 enters the Image the loader puts
+  # at its PRELOADED_BL33_BASE, with x0 = the tree QEMU leaves at the start
+  # of RAM. -kernel (passed to firmware through fw_cfg, unused) is what
+  # lets -append reach that tree's /chosen/bootargs.
+  tfa_flash=$TFA_QEMU/qemu-gicv$gic/flash.bin
+  [ -e "$tfa_flash" ] || "$root/tools/tfa/build-qemu.sh" "$TFA_QEMU" >&2
+  [ -e "$tfa_flash" ] || die "no TF-A for QEMU virt: $(cat "$TFA_QEMU/unavailable" 2>/dev/null)"
+  cmd+=(-bios "$tfa_flash" -kernel "$image"
+        -device "loader,file=$image,addr=$KERNEL_ADDR,force-raw=on")
+  [ "$append_set" = 0 ] || cmd+=(-append "$append")
+  [ -z "$dtb" ] || cmd+=(-dtb "$dtb")
 elif [ -n "$firmware" ]; then
   # No -kernel: every core resets at 0 in EL3, as on a Pi with an armstub.
   tfa_files

@@ -67,6 +67,7 @@ static struct call_queue *call_queue;
  * comes back up starts again from 0; ipi_count() reads another CPU's only
  * while it sees it online (0 otherwise). `irqs` counts IPIs in irq_desc.
  */
+BUILD_BUG_ON(NR_IPI > NR_NS_SGIS); /* every IPI non-secure */
 static DEFINE_PER_CPU(u64[NR_IPI], ipi_counts);
 
 static void send_ipi(const struct cpumask *mask, enum ipi_msg_type ipi)

@@ -603,6 +603,30 @@ BOOTS = [
          timeout=180, needs="raspi4b",
          expect=(r"hotplug_readers_never_see_poison: \d{3,} downs",)),
 
+    # -- QEMU virt with TF-A as its PSCI (qemu.sh --firmware tfa): TF-A's ---
+    # -- qemu platform built from Debian's source, secure=on: real EL3 -------
+    # -- firmware and a GIC with a secure side (GICv3: GICD_CTLR.DS = 0) ----
+    Boot("virt-tfa-gicv3-test-all",
+         ["--firmware", "tfa", "--gic", "3", "--smp", "4", "--mem", "256M"],
+         append="test=all poweroff",
+         timeout=240, needs="tfa-virt",
+         expect=(r"^INFO:    ARM GICv3 driver initialized in EL3$",
+                 r"^PSCI: version 1\.1, conduit smc, SMCCC 1\.2, firmware "
+                 r"Trusted Firmware-A ",
+                 r"^cpuidle: WFI \(1/1 us\), cpu-retention \(167/504 us\)$",
+                 r"^ +ok \d+ irq_gicv3_waker_read_only_no_wait$",
+                 r"\bBrought up 4 of 4 CPUs$")),
+    # GICv2 with security extensions: the kernel enables group 1 only.
+    Boot("virt-tfa-gicv2",
+         ["--firmware", "tfa", "--gic", "2", "--smp", "4", "--mem", "256M"],
+         append=f"test=smp,irq,psci,cpuidle,suspend,{HOTPLUG} hotplug.secs=10 poweroff",
+         timeout=180, needs="tfa-virt",
+         expect=(r"^INFO:    ARM GICv2 driver initialized$",
+                 r"^GIC: v2, .*security extensions: the non-secure group 1$",
+                 r"^PSCI: version 1\.1, conduit smc, SMCCC 1\.2, firmware "
+                 r"Trusted Firmware-A ",
+                 r"hotplug_readers_never_see_poison: \d{3,} downs")),
+
     # -- SMP: GICv2 up to its 8 CPUs, GICv3 past 16 (Aff1 = 1) ----------------
     smp_boot("virt-smp2-gicv2", ["--smp", "2", "--gic", "2", "--mem", "256M"]),
     # 8 vCPUs on a loaded 2-core host: lock convoys make these slow.

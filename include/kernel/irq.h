@@ -23,6 +23,13 @@
 #define IRQ_TYPE_LEVEL_HIGH 0
 #define IRQ_TYPE_EDGE_RISING 1
 
+/*
+ * SGIs 0-7 are the kernel's; secure firmware (TF-A, as real boards' does)
+ * makes 8-15 secure, where a non-secure SGI would be raised as a group 0
+ * FIQ or not at all. Linux keeps to 0-7 for the same reason.
+ */
+#define NR_NS_SGIS 8
+
 /* Inter-processor interrupts, carried on SGIs 0..NR_IPI-1. */
 enum ipi_msg_type {
 	IPI_RESCHEDULE,

@@ -26,7 +26,7 @@
 #include <lib/errno.h>
 #include <string.h>
 
-#define TEST_SGI 15 /* above the IPIs (NR_IPI) */
+#define TEST_SGI (NR_NS_SGIS - 1) /* above the IPIs, non-secure */
 #define TEST_PPI 20 /* PPI 4: no device on virt (argument checks) */
 #define TEST_SPI 42 /* SPI 10: unused on virt (UART 1, RTC 2, PCIe 3-6...) */
 #define WAIT_US 1000000 /* an interrupt arrives in µs; a loaded host is slow */
@@ -34,6 +34,7 @@
 #define LOG_TAIL 8192 /* the table of a few interrupts on many CPUs */
 
 BUILD_BUG_ON(TEST_SGI < NR_IPI);
+BUILD_BUG_ON(TEST_SGI >= NR_NS_SGIS);
 
 struct irq_probe {
 	unsigned int hits;
