@@ -104,6 +104,29 @@ in_cells() {
   esac
 }
 
+# TF-A's rpi4 port sets /chosen/stdout-path to "serial0" at boot, and in
+# the upstream trees serial0 is the PL011, which a Pi wires to Bluetooth:
+# the console would leave the pins. So the tree's serial0 becomes the UART
+# its stdout-path names (the Pi 3's and 4's: the mini UART, on GPIO 14/15
+# with enable_uart=1), the other serial1, and stdout-path says serial0:
+# TF-A's rewrite then changes nothing.
+console_is_serial0() {
+  local path alias opts target old
+  path=$(fdtget -t s "$tree" /chosen stdout-path 2>/dev/null) || return 0
+  alias=${path%%:*}
+  opts=${path#"$alias"}
+  case "$alias" in
+    /*) target=$alias ;;
+    *) target=$(fdtget -t s "$tree" /aliases "$alias" 2>/dev/null) ||
+         die "$in: stdout-path names '$alias', which /aliases lacks" ;;
+  esac
+  old=$(fdtget -t s "$tree" /aliases serial0 2>/dev/null || true)
+  [ "$old" = "$target" ] && return 0
+  put -t s "$tree" /aliases serial0 "$target"
+  [ -z "$old" ] || put -t s "$tree" /aliases serial1 "$old"
+  put -t s "$tree" /chosen stdout-path "serial0$opts"
+}
+
 edit_dtb() {
   local in=$1 out=$2 bootargs=${3-} mem node cpu
   tree=$out.tmp.$$ tmpbase=$out.tmp.$$
@@ -145,6 +168,7 @@ edit_dtb() {
     $(in_cells "$1" "$(fdtget -t u "$tree" /reserved-memory '#address-cells')") \
     $(in_cells "$2" "$(fdtget -t u "$tree" /reserved-memory '#size-cells')")
   put "$tree" "$node" no-map
+  console_is_serial0
   [ -z "$bootargs" ] || put -t s "$tree" /chosen bootargs "$bootargs"
   mv -f "$tree" "$out"
 }
