@@ -58,6 +58,12 @@ Quit by hand with Ctrl-A X.
                           into build/tfa/), at EL3 with secure=on: real
                           firmware PSCI, a secure GIC (--gic 3: GICv3 with
                           GICD_CTLR.DS = 0), idle states tfa-qemu.dtsi
+  --sdcard FILE           raspi3b/raspi4b: boot an SD-card image as a Pi
+                          would (tools/mksdcard.sh writes them):
+                          tools/pifirmware.py plays the firmware from the
+                          card's own files (config.txt, cmdline.txt, the
+                          tree, the kernel, the armstub); the console is
+                          the UART the card's tree names
   --el1                   raspi3b --firmware tfa: TF-A enters the kernel at
                           EL1 (default EL2)
   --console pl011|miniuart
@@ -169,6 +175,7 @@ raspi_dtb() {
 
 machine=virt smp=4 gic=2 el2=0 cpu=cortex-a53 mem=256M
 append="" append_set=0 uboot=0 bad_dtb="" dtb="" dump_dtb="" firmware="" el1=0
+sdcard="" console_set=0
 idle_states=""
 image=$build/Image gdb=0 gdb_port=1234 timeout_s="" extra=()
 smp_set=0 mem_set=0 cpu_set=0 gic_set=0 console=pl011
@@ -178,7 +185,8 @@ need_arg() { [ $# -ge 2 ] || die "$1 needs an argument (try --help)"; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --machine)  need_arg "$@"; machine=$2; shift ;;
-    --console)  need_arg "$@"; console=$2; shift ;;
+    --console)  need_arg "$@"; console=$2; console_set=1; shift ;;
+    --sdcard)   need_arg "$@"; sdcard=$2; shift ;;
     --smp)      need_arg "$@"; smp=$2; smp_set=1; shift ;;
     --gic)      need_arg "$@"; gic=$2; gic_set=1; shift ;;
     --el2)      el2=1 ;;
@@ -233,6 +241,16 @@ case "$firmware" in
   *) die "--firmware wants tfa or tfa-card, not '$firmware'" ;;
 esac
 
+if [ -n "$sdcard" ]; then
+  [ "$machine" = raspi3b ] || [ "$machine" = raspi4b ] ||
+    die "--sdcard boots a Pi card: --machine raspi3b or raspi4b"
+  [ -e "$sdcard" ] || die "$sdcard not found"
+  [ -z "$firmware" ] && [ -z "$dtb" ] && [ "$append_set" = 0 ] && [ "$console_set" = 0 ] &&
+    [ -z "$dump_dtb" ] ||
+    die "--sdcard takes the firmware, tree, command line and console from the card;" \
+      "drop --firmware/--dtb/--append/--console/--dump-dtb"
+fi
+
 case "$machine" in
   virt)
     [ "$console" = pl011 ] || die "--console $console is raspi3b/raspi4b only (virt has a PL011)"
@@ -279,7 +297,7 @@ case "$machine" in
     [ -n "$firmware" ] || [ "$el1" = 0 ] || die "--el1 goes with --firmware tfa"
     smp=4 mem=$pi_mem machine_opts=$machine
     case "$console" in
-      pl011)    [ -n "$dtb" ] || dtb=$(raspi_dtb) ;;
+      pl011)    [ -n "$dtb" ] || [ -n "$sdcard" ] || dtb=$(raspi_dtb) ;;
       miniuart) [ -n "$dtb" ] || dtb=$(raspi_stock_dtb) ;;
       *)        die "--console wants pl011 or miniuart, not '$console'" ;;
     esac
@@ -442,6 +460,18 @@ if [ "$machine" = virt ] && [ "$idle_states" != none ]; then
   dtb=$(idle_dtb) || exit
 fi
 
+# --sdcard: the firmware's part played from the card's files; its tree
+# names the console.
+if [ -n "$sdcard" ]; then
+  key=$(printf '%s\n%s' "$(cd "$(dirname "$sdcard")" && pwd)/$(basename "$sdcard")" "$machine" |
+        cksum | cut -d' ' -f1)
+  card_dir=$build/sdcard-boot/$key
+  rm -rf "$card_dir"
+  console=$("$root/tools/pifirmware.py" --machine "$machine" --out "$card_dir" "$sdcard") ||
+    die "cannot boot $sdcard (tools/pifirmware.py said why above)"
+  mapfile -t card_args <"$card_dir/qemu.args"
+fi
+
 # Console on stdio, muxed with the QEMU monitor (Ctrl-A C). Works without a
 # tty, e.g. with stdin from /dev/null under CI. On raspi3b that is the PL011
 # (the DTB copy names it) and not also the mini-UART: a mux gives its input
@@ -476,6 +506,8 @@ elif [ "$uboot" = 1 ]; then
   cmd+=(-bios "$UBOOT_BIN" -dtb "$uboot_fdt"
         -drive "if=none,format=raw,file=$disk,id=bootdisk,readonly=on"
         -device "virtio-blk-device,drive=bootdisk")
+elif [ -n "$sdcard" ]; then
+  cmd+=("${card_args[@]}")
 elif [ -n "$firmware" ] && [ "$machine" = virt ]; then
   # TF-A from flash: BL1, BL2, then BL31 enters the Image the loader puts
   # at its PRELOADED_BL33_BASE, with x0 = the tree QEMU leaves at the start

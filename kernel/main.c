@@ -105,6 +105,7 @@ static void memory_init(void)
 
 static void print_banner(void)
 {
+	struct dt_device uart;
 	struct mem_stats st;
 
 	mem_get_stats(&st);
@@ -115,6 +116,9 @@ static void print_banner(void)
 		(unsigned long long)board.kimage_size / 1024);
 	pr_info("Machine: %s\n",
 		board.model[0] ? board.model : board.compatible);
+	/* Which UART a board's stdout-path chose: a card's pins, or not. */
+	dt_device_init(board.stdout_node, &uart);
+	pr_info("Console: %s (%s)\n", uart.path, uart.compatible);
 	pr_info("Memory: %llu MiB in %d range(s), %llu KiB free\n",
 		(unsigned long long)(memblock_total() >> 20), board.nr_mem,
 		(unsigned long long)(st.free_pages * PAGE_SIZE / 1024));

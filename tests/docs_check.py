@@ -89,7 +89,6 @@ ALLOWED = {
 # File names the docs may give that are not in the tree, with the reason.
 ALLOWED_FILES = {
     "pan.c": "the verifier spin generates from a model",
-    "bcm2712.dtsi": "upstream Linux's Pi 5 tree, which tests/boards/rpi5.dts follows",
 }
 
 WORD_GLUE = r"[\w./-]"

@@ -85,6 +85,10 @@ class Boot:
     # What the host must offer (tests/harness/needs.py): "raspi4b" (QEMU >= 9),
     # "tfa-virt" (TF-A built for QEMU virt); a boot without it skips.
     needs: str = ""
+    # An SD card to build (tools/mksdcard.sh BOARD, "-tfa" for its
+    # --firmware tfa) with the Image and the command line in cmdline.txt,
+    # booted with qemu.sh --sdcard as the Pi firmware would.
+    card: str = ""
     # Add DEBUG_WORDS to the command line and fail on their reports
     # (DEBUG_FORBID); a boot that tests a report itself says False.
     debug: bool = True
@@ -360,6 +364,11 @@ RASPI4B_MINIUART_SHELL = (
     Step(PROMPT, "on 2\r", expect=(r"\bCPU2: online, MPIDR 0x2$",)),
     Step(PROMPT, "poweroff\r"),
 )
+# A card's kernel speaks on the UART at its pins (GPIO 14/15): the mini
+# UART, with or without TF-A (whose rpi4 port points stdout-path at serial0).
+CARD_CONSOLE = r"^Console: /soc/serial@7e215040 \(brcm,bcm2835-aux-uart\)$"
+CARD_TFA = (r"^PSCI: version 1\.1, conduit smc, SMCCC 1\.2, firmware "
+            r"Trusted Firmware-A ")
 # A board without PSCI (spin table): every psci case skips, saying so.
 PSCI_ABSENT = r"^ +ok \d+ psci_\w+ # SKIP no PSCI: the CPUs start by spin-table$"
 PSCI_CASE_RAN = r"^ +ok \d+ psci_\w+$"
@@ -602,6 +611,30 @@ BOOTS = [
          append=f"test={HOTPLUG} hotplug.cycles=2000 hotplug.secs=20 poweroff",
          timeout=180, needs="raspi4b",
          expect=(r"hotplug_readers_never_see_poison: \d{3,} downs",)),
+
+    # -- The SD cards a user flashes (tools/mksdcard.sh), booted from their --
+    # -- own files: tools/pifirmware.py reads config.txt, loads the tree ----
+    # -- with cmdline.txt, the kernel, the armstub, as the Pi firmware does --
+    Boot("card-rpi3",
+         ["--machine", "raspi3b"], card="rpi3",
+         append="test=smp,hotplug hotplug.cycles=100 poweroff",
+         expect=(r"^Command line: test=smp,hotplug ", r"\bBrought up 4 of 4 CPUs$",
+                 CARD_CONSOLE, r"^PSCI: not present$")),
+    Boot("card-rpi3-tfa",
+         ["--machine", "raspi3b"], card="rpi3-tfa",
+         append="test=smp,hotplug,psci hotplug.cycles=100 poweroff",
+         expect=(CARD_CONSOLE, CARD_TFA, r"cpu0: MPIDR 0x0, enable-method psci$",
+                 r"^ +ok \d+ hotplug_boot_cpu$")),
+    Boot("card-rpi4",
+         ["--machine", "raspi4b"], card="rpi4", needs="raspi4b",
+         append="test=smp,hotplug,irq hotplug.cycles=100 poweroff",
+         expect=(r"^Command line: test=smp,hotplug,irq ", r"\bBrought up 4 of 4 CPUs$",
+                 CARD_CONSOLE, r"^PSCI: not present$")),
+    Boot("card-rpi4-tfa",
+         ["--machine", "raspi4b"], card="rpi4-tfa", needs="raspi4b",
+         append="test=smp,hotplug,psci hotplug.cycles=100 poweroff",
+         expect=(CARD_CONSOLE, CARD_TFA, r"cpu0: MPIDR 0x0, enable-method psci$",
+                 r"^ +ok \d+ hotplug_boot_cpu$")),
 
     # -- QEMU virt with TF-A as its PSCI (qemu.sh --firmware tfa): TF-A's ---
     # -- qemu platform built from Debian's source, secure=on: real EL3 -------

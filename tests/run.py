@@ -69,6 +69,19 @@ def nr_cpus_image(nr_cpus, log):
     return os.path.join(ROOT, build, "Image")
 
 
+def sd_card(boot, image, log):
+    """The card of a boot (Boot.card) made with tools/mksdcard.sh from the
+    Image and the boot's command line; returns its path."""
+    board, tfa = boot.card.removesuffix("-tfa"), boot.card.endswith("-tfa")
+    path = os.path.join(ROOT, "build", "cards", boot.name + ".img")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    subprocess.run([os.path.join(ROOT, "tools", "mksdcard.sh"),
+                    *(["--firmware", "tfa"] if tfa else []), board,
+                    image or os.path.join(ROOT, "build", "Image"), path, kernel_cmdline(boot)],
+                   check=True, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
+    return path
+
+
 def run_boot(boot, timeout, image):
     """Boots one configuration; returns (checks, Run or None, log path)."""
     log_path = os.path.join(LOG_DIR, boot.name + ".log")
@@ -81,7 +94,10 @@ def run_boot(boot, timeout, image):
                 log_path
         qemu = boot.qemu + (["--image", image] if image else [])
         try:
-            if boot.shim_dtb:
+            if boot.card:
+                argv = qemu_sh_argv(boot.qemu + ["--sdcard", sd_card(boot, image, log)],
+                                    timeout)
+            elif boot.shim_dtb:
                 bad_dtb = shim_dtb(boot.shim_dtb, boot.name, qemu, kernel_cmdline(boot), log,
                                    TRUNCATED_DTB_BYTES)
                 argv = qemu_sh_argv(qemu, timeout, bad_dtb=bad_dtb)

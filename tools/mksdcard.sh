@@ -2,10 +2,12 @@
 # Builds an SD-card image for a Raspberry Pi: an MBR partition table
 # (sfdisk) with one bootable FAT32 partition (mtools, so no root and no
 # loop device) holding the kernel under the name the board's firmware
-# loads, config.txt, cmdline.txt and the board's device tree. The
-# Raspberry Pi firmware files are not ours to ship: docs/boards.md says
-# which to add (Pi 3: bootcode.bin, start.elf, fixup.dat; Pi 4: start4.elf,
-# fixup4.dat; Pi 5: none, its firmware is in the EEPROM).
+# loads, config.txt, cmdline.txt, the board's device tree and the Pi
+# firmware files the board needs from the card, from Debian's
+# raspi-firmware package (Pi 3: bootcode.bin, start.elf, fixup.dat; Pi 4:
+# start4.elf, fixup4.dat, its first stage being in its EEPROM; Pi 5: none,
+# its firmware is all in the EEPROM). The card boots as flashed;
+# tools/pifirmware.py boots one in QEMU from its own files.
 #
 # Usage: tools/mksdcard.sh [--firmware tfa] rpi3|rpi4|rpi5 IMAGE OUTPUT
 #                          ["KERNEL COMMAND LINE"]
@@ -19,9 +21,9 @@
 #
 # Device trees: Pi 3 B, 3 B+ and 4 B from Debian's arm64 kernel package
 # (tools/debian-kernel.sh), unmodified: their stdout-path names the mini
-# UART, which the kernel drives as its console; Pi 5 compiled from
-# tests/boards/rpi5.dts, since that package (Linux 6.1) has none. The
-# firmware fills in their memory.
+# UART, which the kernel drives as its console; the Pi 5's from Debian's
+# backports kernel (Linux 6.12: 6.1 has none), whose stdout-path names the
+# debug UART. The firmware fills in their memory.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -51,6 +53,13 @@ kernel=$1
 EOF
 }
 
+# The Pi 3's and 4's kernel goes where their firmware has put a 64-bit
+# kernel by default (newer firmware picks 2 MiB): said, not left to the
+# firmware's version. TF-A's armstub keeps below it.
+load_address() {
+  echo "kernel_address=0x80000"
+}
+
 # Writes config.txt for $board into $1; sets kernel_name and dtbs.
 board_files() {
   local config=$1 d
@@ -59,7 +68,9 @@ board_files() {
       kernel_name=kernel8.img
       d=$("$here/tools/debian-kernel.sh" dtbs)/broadcom
       dtbs=("$d/bcm2837-rpi-3-b.dtb" "$d/bcm2837-rpi-3-b-plus.dtb")
+      firmware_files=(bootcode.bin start.elf fixup.dat)
       { common_config "$kernel_name"
+        load_address
         cat <<'EOF'
 # Debian's trees (Linux 6.1 names): 3 B+ and 3 A+ match [pi3+] too.
 [pi3]
@@ -81,7 +92,9 @@ EOF
       kernel_name=kernel8.img
       d=$("$here/tools/debian-kernel.sh" dtbs)/broadcom
       dtbs=("$d/bcm2711-rpi-4-b.dtb")
+      firmware_files=(start4.elf fixup4.dat)
       { common_config "$kernel_name"
+        load_address
         cat <<'EOF'
 device_tree=bcm2711-rpi-4-b.dtb
 # Interrupts through the GIC-400 (the firmware's default on the Pi 4; 0
@@ -98,14 +111,12 @@ EOF
     rpi5)
       # The Pi 5 firmware loads kernel_2712.img by default.
       kernel_name=kernel_2712.img
-      mkdir -p "$work/dtb"
-      dtc -q -I dts -O dtb -o "$work/dtb/bcm2712-rpi-5-b.dtb" \
-        "$here/tests/boards/rpi5.dts"
-      dtbs=("$work/dtb/bcm2712-rpi-5-b.dtb")
+      d=$("$here/tools/debian-kernel.sh" --series 6.12 dtbs)/broadcom
+      dtbs=("$d/bcm2712-rpi-5-b.dtb")
+      firmware_files=()
       { common_config "$kernel_name"
         cat <<'EOF'
-# tests/boards/rpi5.dts, compiled; the firmware's own bcm2712-rpi-5-b.dtb
-# (from its release) describes the same CPUs, GIC and UART, and more.
+# Upstream Linux's tree (Debian's 6.12 kernel package), unmodified.
 device_tree=bcm2712-rpi-5-b.dtb
 # The console is the debug UART (uart10, a PL011) on the 3-pin connector
 # between the HDMI ports. The firmware logs there too with uart_2ndstage=1,
@@ -134,7 +145,7 @@ tfa_files() {
     *) die "--firmware tfa is for rpi3 and rpi4 (the Pi 5's own firmware has PSCI)" ;;
   esac
   "$here/tools/tfa/tfa.sh" armstub "$board" "$work/$stub"
-  extra=("$work/$stub:$stub")
+  extra+=("$work/$stub:$stub")
   mkdir -p "$work/tfa-dtb"
   for f in "${dtbs[@]}"; do
     "$here/tools/tfa/tfa.sh" dtb "$f" "$work/tfa-dtb/$(basename "$f")"
@@ -154,6 +165,14 @@ board_files "$work/config.txt"
 for f in "${dtbs[@]}"; do
   [ -f "$f" ] || die "$f not found"
 done
+if [ "${#firmware_files[@]}" -gt 0 ]; then
+  fw=$("$here/tools/debian-kernel.sh" raspi-firmware) ||
+    die "cannot fetch Debian's raspi-firmware (the non-free-firmware component: tools/setup.sh)"
+  for f in "${firmware_files[@]}"; do
+    [ -f "$fw/$f" ] || die "$fw/$f not found"
+    extra+=("$fw/$f:$f")
+  done
+fi
 case "$firmware" in
   "") ;;
   tfa) tfa_files "$work/config.txt" ;;

@@ -63,7 +63,7 @@ GIB = 1 << 30
 
 
 class Board:
-    """dtb: under tools/debian-kernel.sh dtbs ("rpi5": our tests/boards/rpi5.dts).
+    """dtb: under tools/debian-kernel.sh dtbs ("rpi5": the 6.12 kernel's Pi 5 tree).
     memory: the ranges the boot loader writes into /memory (base, size).
     mpidr_bits: what the CPUs' MPIDR_EL1 holds beyond the DTB's reg."""
 
@@ -634,7 +634,8 @@ def check_malformed(name, want, args, ktap):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dump", required=True, help="board_dump program")
-    parser.add_argument("--rpi5", required=True, help="the compiled tests/boards/rpi5.dts")
+    parser.add_argument("--rpi5", required=True,
+                        help="the Pi 5 tree (tools/debian-kernel.sh --series 6.12 dtbs)")
     parser.add_argument("--work", required=True, help="directory for the filled DTBs")
     parser.add_argument("--self-test", action="store_true",
                         help="only check that altered expectations are caught")

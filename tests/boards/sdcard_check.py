@@ -33,17 +33,19 @@ PART_OFFSET = 1 << 20            # tools/mksdcard.sh: the partition starts at 1 
 APPEND = "test=all poweroff"
 
 # Per board: the kernel's name, the device trees (under the Debian DTB
-# directory, or "rpi5": tests/boards/rpi5.dts compiled), and config.txt
+# directory, or "rpi5": the 6.12 kernel's Pi 5 tree), and config.txt
 # settings as (section, key, value); section "" is before any [filter].
 CARDS = {
     "rpi3": ("kernel8.img",
              ["broadcom/bcm2837-rpi-3-b.dtb", "broadcom/bcm2837-rpi-3-b-plus.dtb"],
              [("", "arm_64bit", "1"), ("", "kernel", "kernel8.img"),
+              ("", "kernel_address", "0x80000"),
               ("pi3", "device_tree", "bcm2837-rpi-3-b.dtb"),
               ("pi3+", "device_tree", "bcm2837-rpi-3-b-plus.dtb"),
               ("all", "enable_uart", "1"), ("all", "core_freq", "250")]),
     "rpi4": ("kernel8.img", ["broadcom/bcm2711-rpi-4-b.dtb"],
              [("", "arm_64bit", "1"), ("", "kernel", "kernel8.img"),
+              ("", "kernel_address", "0x80000"),
               ("", "device_tree", "bcm2711-rpi-4-b.dtb"), ("", "enable_gic", "1"),
               ("", "enable_uart", "1")]),
     "rpi5": ("kernel_2712.img", ["rpi5"],
@@ -51,6 +53,9 @@ CARDS = {
               ("", "device_tree", "bcm2712-rpi-5-b.dtb"), ("", "uart_2ndstage", "1"),
               ("", "enable_uart", "1")]),
 }
+# The Pi firmware files each card carries (Debian's raspi-firmware).
+FIRMWARE = {"rpi3": ["bootcode.bin", "start.elf", "fixup.dat"],
+            "rpi4": ["start4.elf", "fixup4.dat"], "rpi5": []}
 TFA_DIR = "/usr/lib/arm-trusted-firmware"
 # The TF-A cards: the stock card's files and settings, plus the armstub.
 # (card, board, armstub file, TF-A's reserved memory as fdtget prints it)
@@ -119,6 +124,8 @@ def tree_facts(name, data, work):
             fdtget(path, "/cpus/" + c, "cpu-release-addr") for c in cpus),
         f"tree {name} tf-a reserved": " ".join(
             fdtget(path, "/reserved-memory/" + m, "reg") for m in tfa) or "none",
+        f"tree {name} console": fdtget(path, "/chosen", "stdout-path").split(":")[0] + " " +
+        fdtget(path, "/aliases", "serial0"),
     }
 
 
@@ -147,11 +154,11 @@ def card_facts(image, tfa_trees=False, work=""):
     return facts
 
 
-def expected_tfa_facts(card, kernel, dtb_dir):
+def expected_tfa_facts(card, kernel, dtb_dir, fw_dir):
     """A TF-A card: the stock card's files, its trees as edited, and the
     unpatched bl31.bin (for the Pi 3 behind our armstub)."""
     _, board, stub, reserved = next(c for c in TFA_CARDS if c[0] == card)
-    facts = expected_facts(board, kernel, dtb_dir, None)
+    facts = expected_facts(board, kernel, dtb_dir, None, fw_dir)
     with open(os.path.join(TFA_DIR, board, "bl31.bin"), "rb") as f:
         bl31 = f.read()
     facts["files"] = " ".join(sorted(facts["files"].split() + [stub]))
@@ -163,6 +170,8 @@ def expected_tfa_facts(card, kernel, dtb_dir):
         facts[f"tree {tree} enable-methods"] = " ".join(["psci"] * ncpus)
         facts[f"tree {tree} release-addresses"] = " ".join(["none"] * ncpus)
         facts[f"tree {tree} tf-a reserved"] = reserved
+        # serial0 made the console's UART, the mini UART at the pins.
+        facts[f"tree {tree} console"] = "serial0 /soc/serial@7e215040"
     if board == "rpi3":
         # Magic, version 0, and the DTB and kernel addresses left for the
         # Pi firmware to fill in.
@@ -173,9 +182,9 @@ def expected_tfa_facts(card, kernel, dtb_dir):
     return facts
 
 
-def expected_facts(board, kernel, dtb_dir, rpi5_dtb):
+def expected_facts(board, kernel, dtb_dir, rpi5_dtb, fw_dir):
     if board in dict((c[0], c) for c in TFA_CARDS):
-        return expected_tfa_facts(board, kernel, dtb_dir)
+        return expected_tfa_facts(board, kernel, dtb_dir, fw_dir)
     kernel_name, dtbs, _ = CARDS[board]
     facts = {"partitions": "start=2048 type=c boot=True"}
     files = {kernel_name: kernel, "cmdline.txt": (APPEND + "\n").encode()}
@@ -183,6 +192,9 @@ def expected_facts(board, kernel, dtb_dir, rpi5_dtb):
         path = rpi5_dtb if dtb == "rpi5" else os.path.join(dtb_dir, dtb)
         with open(path, "rb") as f:
             files["bcm2712-rpi-5-b.dtb" if dtb == "rpi5" else os.path.basename(dtb)] = f.read()
+    for name in FIRMWARE[board]:
+        with open(os.path.join(fw_dir, name), "rb") as f:
+            files[name] = f.read()
     facts["files"] = " ".join(sorted(list(files) + ["config.txt"]))
     for name, data in files.items():
         facts[f"file {name}"] = data
@@ -237,9 +249,11 @@ def main():
     ktap = KtapWriter()
     try:
         dtb_dir = run([os.path.join(ROOT, "tools/debian-kernel.sh"), "dtbs"], text=True).strip()
-        rpi5_dtb = os.path.join(work, "rpi5.dtb")
-        run(["dtc", "-q", "-I", "dts", "-O", "dtb", "-o", rpi5_dtb,
-             os.path.join(ROOT, "tests/boards/rpi5.dts")])
+        rpi5_dtb = os.path.join(run([os.path.join(ROOT, "tools/debian-kernel.sh"), "--series",
+                                     "6.12", "dtbs"], text=True).strip(),
+                                "broadcom", "bcm2712-rpi-5-b.dtb")
+        fw_dir = run([os.path.join(ROOT, "tools/debian-kernel.sh"), "raspi-firmware"],
+                     text=True).strip()
     except subprocess.CalledProcessError as e:
         ktap.result("setup", False, str(e))
     kernel = stand_in_kernel(os.path.join(work, "Image"))
@@ -255,7 +269,7 @@ def main():
             ktap.result(f"{board}.image", False,
                         (e.stdout or b"").decode(errors="replace").strip())
             continue
-        expected = expected_facts(board, kernel, dtb_dir, rpi5_dtb)
+        expected = expected_facts(board, kernel, dtb_dir, rpi5_dtb, fw_dir)
         settings = config_settings(actual.get("file config.txt", b"").decode())
         for name, ok, detail in compare(expected, actual) + config_checks(board, settings):
             ktap.result(f"{board}.{name}", ok, detail)
