@@ -45,12 +45,21 @@ CONFIGS = {
     # scheduler decides when each runs. -smp 3 has 2, one per host CPU
     # there: the loaded figure with the host's time-slicing left out.
     "smp3": ["--smp", "3", "--gic", "2"],
+    # Real EL3 firmware on virt: TF-A's qemu platform built from Debian's
+    # source (make tfa-virt), with a GICv2 and with a secure GICv3; and
+    # the Pi 4 with Debian's rpi4 BL31 (QEMU >= 9).
+    "virt-tfa": ["--firmware", "tfa", "--smp", "4", "--gic", "2"],
+    "virt-tfa-gic3": ["--firmware", "tfa", "--smp", "4", "--gic", "3"],
+    "raspi4b-tfa": ["--machine", "raspi4b", "--firmware", "tfa"],
 }
 LABELS = {
     "smp4": "-smp 4 (virt, GICv2, QEMU's PSCI over HVC)",
     "smp8": "-smp 8 (virt, GICv3, QEMU's PSCI over HVC)",
     "raspi3b-tfa": "raspi3b, 4 CPUs (TF-A 2.8's PSCI over SMC)",
     "smp3": "-smp 3 (virt, GICv2, QEMU's PSCI over HVC; 2 readers under load)",
+    "virt-tfa": "-smp 4 (virt, GICv2, TF-A 2.8's PSCI over SMC)",
+    "virt-tfa-gic3": "-smp 4 (virt, secure GICv3, TF-A 2.8's PSCI over SMC)",
+    "raspi4b-tfa": "raspi4b, 4 CPUs (TF-A 2.8's rpi4 PSCI over SMC)",
 }
 # make test's smoke run: virt, and the Pi 3 with TF-A, whose options
 # (no --smp, a watchdog reset to end, PSCI over SMC) only this boot gives
