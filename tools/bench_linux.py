@@ -2,7 +2,9 @@
 """`make bench-linux`: Debian's stock arm64 Linux on the same QEMU machine
 as `make bench`'s -smp 4 boot, measured the same way, side by side.
 
-Linux (linux-image-*-arm64-unsigned) and busybox-static come from Debian at
+Two Linux kernels: the release's (6.1) and the backports' (6.12, the
+suite tools/setup.sh adds); a series apt cannot offer is left out, said.
+They (linux-image-*-arm64-unsigned) and busybox-static come from Debian at
 run time (tools/debian-kernel.sh), never committed. The initramfs is built
 here: busybox and an /init that reads /proc/uptime when it starts (boot to
 init) and around CPU3 offline+online cycles through sysfs. /proc/uptime
@@ -12,7 +14,7 @@ cycles is exact to 10 ms / N.
 Our kernel's figures come from build/bench.json (run `make bench` first;
 this runs the -smp 4 part of it if the file is missing).
 
-Usage: tools/bench_linux.py [--cycles N] [--timeout S]
+Usage: tools/bench_linux.py [--cycles N] [--timeout S] [--series 6.1,6.12]
 """
 import argparse
 import gzip
@@ -74,8 +76,10 @@ def newc(entries):
     return out.getvalue()
 
 
-def fetch(what):
-    return subprocess.run([os.path.join(ROOT, "tools", "debian-kernel.sh"), what],
+def fetch(what, series="6.1"):
+    """tools/debian-kernel.sh's answer; series 6.1 is the release's own."""
+    extra = [] if series == "6.1" else ["--series", series]
+    return subprocess.run([os.path.join(ROOT, "tools", "debian-kernel.sh"), *extra, what],
                           check=True, stdout=subprocess.PIPE,
                           text=True).stdout.strip()
 
@@ -95,12 +99,12 @@ def initramfs(cycles):
     return path
 
 
-def run_linux(cycles, timeout):
-    raw = fetch("image")
+def run_linux(cycles, timeout, series):
+    raw = fetch("image", series)
     with open(raw, "rb") as f:
         gzipped = f.read(2) == b"\x1f\x8b"
     if gzipped:  # some releases gzip the Image; -kernel wants it plain
-        plain = os.path.join(BUILD, "bench-linux-Image")
+        plain = os.path.join(BUILD, f"bench-linux-{series}-Image")
         with gzip.open(raw, "rb") as src, open(plain, "wb") as dst:
             dst.write(src.read())
         raw = plain
@@ -109,24 +113,24 @@ def run_linux(cycles, timeout):
            "-m", "512M", "-nographic", "-no-reboot", "-kernel", raw,
            "-initrd", initramfs(cycles),
            "-append", "console=ttyAMA0 quiet panic=-1"]
-    log_path = os.path.join(BUILD, "bench-linux.log")
+    log_path = os.path.join(BUILD, f"bench-linux-{series}.log")
     with open(log_path, "w") as f:
         log = "\n".join(run_qemu(cmd, timeout, f).stdout)
     if "BENCH done" not in log:
         with open(log_path, errors="replace") as f:
             sys.stderr.write(f.read()[-3000:])
-        sys.exit("bench_linux.py: Linux did not finish its cycles; its console"
-                 " is in build/bench-linux.log")
+        sys.exit(f"bench_linux.py: Linux {series} did not finish its cycles; its"
+                 f" console is in {os.path.relpath(log_path, ROOT)}")
     values = dict(re.findall(r"BENCH (init_uptime|cycles_start) ([\d.]+)", log))
     stamps = [float(t) for t in re.findall(r"BENCH cycle \d+ ([\d.]+)", log)]
     errors = re.findall(r"BENCH error (\w+)", log)
     if errors or len(stamps) != cycles:
         sys.exit(f"bench_linux.py: {len(errors)} sysfs errors, {len(stamps)} of "
-                 f"{cycles} cycles; see build/bench-linux.log")
+                 f"{cycles} cycles; see {os.path.relpath(log_path, ROOT)}")
     start = float(values["cycles_start"])
     steps = [b - a for a, b in zip([start] + stamps, stamps)]
     return {
-        "version": fetch("version"),
+        "version": fetch("version", series),
         "boot_to_init_ms": float(values["init_uptime"]) * 1000,
         "cycle_ms_mean": (stamps[-1] - start) * 1000 / cycles,
         "cycle_ms_median": statistics.median(steps) * 1000,
@@ -149,33 +153,48 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--cycles", type=int, default=20)
     ap.add_argument("--timeout", type=int, default=600)
+    ap.add_argument("--series", default="6.1,6.12")
     args = ap.parse_args()
     os.makedirs(BUILD, exist_ok=True)
     common, rcu = ours()
-    linux = run_linux(args.cycles, args.timeout)
+    linux = {}
+    for series in args.series.split(","):
+        try:
+            fetch("version", series)
+        except subprocess.CalledProcessError:
+            print(f"bench_linux.py: no Linux {series} from apt here: left out",
+                  file=sys.stderr)
+            continue
+        linux[series] = run_linux(args.cycles, args.timeout, series)
+    if not linux:
+        sys.exit("bench_linux.py: no Debian kernel to compare with")
     with open(os.path.join(BUILD, "bench-linux.json"), "w") as f:
         json.dump(linux, f, indent=1, sort_keys=True)
 
     ours_cycle = rcu["cycle_us_median"] / 1000
     ours_boot = common["boot_us_all_online"] / 1000
     rows = [
-        ("boot to init / all CPUs online (ms)", linux["boot_to_init_ms"], ours_boot),
-        ("CPU3 offline+online, median (ms)", linux["cycle_ms_median"], ours_cycle),
-        ("CPU3 offline+online, mean (ms)", linux["cycle_ms_mean"], None),
-        ("CPU3 offline+online, min (ms)", linux["cycle_ms_min"],
-         rcu["cycle_us_min"] / 1000),
-        ("CPU3 offline+online, max (ms)", linux["cycle_ms_max"],
-         rcu["cycle_us_max"] / 1000),
+        ("boot to init / all CPUs online (ms)", "boot_to_init_ms", ours_boot),
+        ("CPU3 offline+online, median (ms)", "cycle_ms_median", ours_cycle),
+        ("CPU3 offline+online, mean (ms)", "cycle_ms_mean", None),
+        ("CPU3 offline+online, min (ms)", "cycle_ms_min", rcu["cycle_us_min"] / 1000),
+        ("CPU3 offline+online, max (ms)", "cycle_ms_max", rcu["cycle_us_max"] / 1000),
     ]
-    print(f"QEMU virt, cortex-a53, -smp 4, TCG; Linux {linux['version']} "
-          f"({args.cycles} cycles through sysfs) vs this kernel (per-bit RCU)")
-    print(f"{'':<38} {'Linux':>10} {'this':>10} {'Linux/this':>11}")
-    for what, theirs, mine in rows:
+    names = list(linux)
+    print(f"QEMU virt, cortex-a53, -smp 4, TCG; Linux "
+          f"{', '.join(linux[n]['version'] for n in names)} ({args.cycles} cycles "
+          f"through sysfs) vs this kernel (per-bit RCU)")
+    head = "".join(f"{'Linux ' + n:>12}" for n in names)
+    ratios = "".join(f"{n + '/this':>11}" for n in names)
+    print(f"{'':<38}{head} {'this':>10}{ratios}")
+    for what, key, mine in rows:
+        theirs = "".join(f"{linux[n][key]:>12.2f}" for n in names)
         if mine is None:
-            print(f"{what:<38} {theirs:>10.2f} {'':>10} {'':>11}")
+            print(f"{what:<38}{theirs}")
         else:
-            ratio = f"{theirs / mine:.0f}x" if mine else "-"
-            print(f"{what:<38} {theirs:>10.2f} {mine:>10.2f} {ratio:>11}")
+            ratio = "".join(f"{linux[n][key] / mine:>10.0f}x" if mine else f"{'-':>11}"
+                            for n in names)
+            print(f"{what:<38}{theirs} {mine:>10.2f}{ratio}")
     print("(Linux's cycle includes the shell's two sysfs writes; /proc/uptime"
           " ticks in 10 ms, so its median and min/max are coarse, the mean is"
           " not.) Figures in build/bench-linux.json")
