@@ -122,6 +122,9 @@ def note_off_seen():
     off_seen.update(cpu=val("cpu"), thread=who, el=el())
     run(f"thread {DYING}")
     off_seen.update(cpu3_in=func(), cpu3_el=el(), aff_info=cpu3_aff_info())
+    # hp-cpus with CPU 3's vCPU selected, at EL3: it reads the kernel
+    # through another vCPU (this stop's, at EL1) and keeps the selection.
+    off_seen.update(hp_cpus=hp_cpu3(), hp_cpus_left=thread())
     run(f"thread {who}")
     off_seen_bp.delete()
 
@@ -219,6 +222,12 @@ try:
            off_seen.get("el") == 1 and off_seen.get("cpu3_el") == 3 and
            off_seen.get("aff_info") == AFF_STATE_OFF,
            "kernel_affinity_info_says_off", off_seen or where())
+    # cpu_down() is still in its steps: offline, going down.
+    report(off_seen.get("hp_cpus") == ("0", "going-down") and
+           off_seen.get("hp_cpus_left") == DYING,
+           "hp_cpus_from_a_vcpu_at_el3",
+           f"CPU 3's row {off_seen.get('hp_cpus')}, thread "
+           f"{off_seen.get('hp_cpus_left')} selected after it")
     stop_at("cmd_cpus", shell="cpus")
     row = hp_cpu3()
     report(row == ("0", "off"), "hp_cpus_cpu3_off", row)

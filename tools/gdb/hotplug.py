@@ -14,6 +14,7 @@ Loaded by `make gdb` (or `source tools/gdb/hotplug.py`):
 GDB threads are matched to logical CPUs by MPIDR (each vCPU's MPIDR_EL1
 register), never by thread order.
 """
+import functools
 import os
 import struct
 
@@ -34,6 +35,50 @@ def register(name):
         return int(gdb.selected_frame().read_register(name)) & (2**64 - 1)
     except ValueError:
         return None
+
+
+def current_el():
+    """The selected vCPU's exception level, from PSTATE (CPSR) bits 3:2."""
+    return int(gdb.parse_and_eval("$cpsr")) >> 2 & 3
+
+
+def sees_kernel():
+    """Can the selected vCPU read the kernel's addresses? The gdbstub reads
+    through its current translation regime: at EL3 (in TF-A: an idle CPU in
+    its standby, a CPU in a PSCI call) that is the firmware's flat map of
+    secure memory, and at EL1 with the MMU off (a CPU entering) none."""
+    el = current_el()
+    sctlr = register("SCTLR") if el == 1 else None
+    return el < 3 and (sctlr is None or sctlr & 1 == 1)
+
+
+def kernel_view():
+    """Select a vCPU that sees the kernel, for reading its memory; the one
+    selected before, to switch back to afterwards."""
+    current = gdb.selected_thread()
+    if current is None or sees_kernel():
+        return current
+    for thread in gdb.selected_inferior().threads():
+        thread.switch()
+        if sees_kernel():
+            return current
+    current.switch()
+    raise gdb.GdbError("no vCPU sees the kernel's memory now (each is at "
+                       "EL3, in the firmware, or has its MMU off): stop in "
+                       "the kernel first")
+
+
+def in_kernel_view(invoke):
+    """A helper's invoke, run with kernel_view()'s vCPU selected."""
+    @functools.wraps(invoke)
+    def run(*args):
+        before = kernel_view()
+        try:
+            return invoke(*args)
+        finally:
+            if before is not None:
+                before.switch()
+    return run
 
 
 def mask_test(mask, cpu):
@@ -81,6 +126,7 @@ class HpLog(gdb.Command):
     def __init__(self):
         super().__init__("hp-log", gdb.COMMAND_DATA)
 
+    @in_kernel_view
     def invoke(self, arg, from_tty):
         size = int(sym("sizeof(log_buf)"))
         head = int(sym("log_head"))
@@ -99,6 +145,7 @@ class HpCpus(gdb.Command):
     def __init__(self):
         super().__init__("hp-cpus", gdb.COMMAND_DATA)
 
+    @in_kernel_view
     def invoke(self, arg, from_tty):
         threads = thread_mpidrs()
         online = sym("__cpu_online_mask")
@@ -120,6 +167,7 @@ class HpRcu(gdb.Command):
     def __init__(self):
         super().__init__("hp-rcu", gdb.COMMAND_DATA)
 
+    @in_kernel_view
     def invoke(self, arg, from_tty):
         rs = sym("rcu_state")
         seq, done = int(rs["gp_seq"]), int(rs["gp_completed"])
@@ -146,6 +194,7 @@ class HpPerCpu(gdb.Function):
     def __init__(self):
         super().__init__("hp_per_cpu")
 
+    @in_kernel_view
     def invoke(self, var, cpu):
         off = int(sym(f"__per_cpu_offset[{int(cpu)}]"))
         addr = (int(var.address) + off) & 0xffffffffffffffff
@@ -160,11 +209,6 @@ class HpPerCpu(gdb.Function):
 TFA_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(sym.__code__.co_filename)))), "build", "tfa")
 TFA_BUILDS = ("qemu-gicv2", "qemu-gicv3")
-
-
-def current_el():
-    """The selected vCPU's exception level, from PSTATE (CPSR) bits 3:2."""
-    return int(gdb.parse_and_eval("$cpsr")) >> 2 & 3
 
 
 def has_el3():
@@ -264,6 +308,11 @@ psci_main.c:psci_cpu_off."""
             gdb.write(f"hp-tfa: {path} is loaded already\n")
             return
         gdb.execute(f"add-symbol-file {path}", to_string=True)
+        # Its sources, for `list`, wherever it was built (build-qemu.sh
+        # keeps them beside the builds).
+        if os.path.isdir(os.path.join(TFA_DIR, "src")):
+            gdb.execute(f"directory {os.path.join(TFA_DIR, 'src')}",
+                        to_string=True)
         gdb.write(f"hp-tfa: BL31 symbols from {os.path.relpath(path)}\n")
 
 
