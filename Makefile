@@ -289,10 +289,12 @@ power: $(B)/Image
 	tools/power_strategies.py $(B)/power.log $(B)
 
 # Attach to `./qemu.sh --gdb [--gdb-port N]` (another terminal), helpers
-# loaded: make gdb [GDB_PORT=N].
+# loaded: make gdb [GDB_PORT=N]. On a TF-A boot (--firmware tfa) hp-tfa adds
+# BL31's symbols, from the build under build/tfa/ that the target runs, or
+# from BL31=FILE.
 gdb: $(B)/kernel.elf
 	gdb-multiarch -q $(B)/kernel.elf -ex 'target remote :$(GDB_PORT)' \
-		-ex 'source tools/gdb/hotplug.py'
+		-ex 'source tools/gdb/hotplug.py' -ex 'hp-tfa $(BL31)'
 
 host-test: $(B)/.setup-ok
 	$(MAKE) -C tests/host

@@ -433,33 +433,30 @@ def tail(path, n=60):
         return "(no output)\n"
 
 
-def main():
-    build = "build"
-    if "--build" in sys.argv:
-        build = sys.argv[sys.argv.index("--build") + 1]
-    build = os.path.abspath(build)
-    start = time.monotonic()
-    until = start + DEADLINE_S
-    os.chdir(ROOT)
+def walk(gdb_script, qemu_options, env, build, until, append=""):
+    """Boots `./qemu.sh --gdb --gdb-port PORT` (a free port) with qemu_options,
+    a pipe as its stdin, and runs gdb_script in `gdb-multiarch -batch` on
+    build/kernel.elf with env (plus WALK_ROOT, WALK_FD: the pipe's write
+    end, WALK_QEMU_LOG, WALK_PORT) until the monotonic time until. The
+    script's "WALK: ok|not ok NAME # DIAG" lines, as {name: (ok, diag)} in
+    their order, and the tails of the QEMU and GDB output. QEMU and GDB are
+    always killed."""
     tmp = tempfile.mkdtemp(prefix="gdb-walk-")
     qemu_log = os.path.join(tmp, "qemu.log")
     gdb_log = os.path.join(tmp, "gdb.log")
     script = os.path.join(tmp, "walk.py")
     with open(script, "w") as f:
-        f.write(GDB_SCRIPT)
+        f.write(gdb_script)
     port = free_port()
     rfd, wfd = os.pipe()
     qemu = gdb = None
-    names = []
     results = {}
     try:
         with open(qemu_log, "w") as qlog:
             qemu = subprocess.Popen(
-                qemu_sh_argv(["--smp", "4", "--gdb", "--gdb-port", str(port),
+                qemu_sh_argv([*qemu_options, "--gdb", "--gdb-port", str(port),
                               "--image", os.path.join(build, "Image")], QEMU_TIMEOUT,
-                             # A normal grace period in the down: hp-rcu then
-                             # has non-zero numbers to agree with the shell on.
-                             append="hotplug.gp=normal"),
+                             append=append),
                 stdin=rfd, stdout=qlog, stderr=subprocess.STDOUT,
                 start_new_session=True)
         os.close(rfd)
@@ -468,10 +465,7 @@ def main():
             results["gdbstub_listening"] = (False, f"port {port}")
         else:
             env = dict(os.environ, WALK_ROOT=ROOT, WALK_FD=str(wfd),
-                       WALK_QEMU_LOG=qemu_log, WALK_PORT=str(port),
-                       WALK_KIMAGE_VADDR=hex(KIMAGE_VADDR),
-                       WALK_KERNEL_ADDR=hex(KERNEL_ADDR),
-                       WALK_DOWN=";".join(f"{a}:{b}" for a, b in DOWN_STOPS))
+                       WALK_QEMU_LOG=qemu_log, WALK_PORT=str(port), **env)
             with open(gdb_log, "w") as glog:
                 gdb = subprocess.Popen(
                     ["gdb-multiarch", "-q", "-batch", "-nx",
@@ -483,14 +477,15 @@ def main():
                     gdb.wait(timeout=max(1, until - time.monotonic()))
                 except subprocess.TimeoutExpired:
                     results["finished_in_time"] = (
-                        False, f"GDB still running after {DEADLINE_S} s")
+                        False, "GDB still running at the deadline")
+        found = {}
         with open(gdb_log, errors="replace") if os.path.exists(gdb_log) \
                 else open(os.devnull) as f:
             for line in f:
                 m = re.match(r"WALK: (ok|not ok) (\S+) # (.*)", line)
-                if m and m.group(2) not in results:
-                    results[m.group(2)] = (m.group(1) == "ok", m.group(3))
-                    names.append(m.group(2))
+                if m and m.group(2) not in found:
+                    found[m.group(2)] = (m.group(1) == "ok", m.group(3))
+        results = {**found, **results}
     finally:
         for p in (gdb, qemu):
             if p and p.poll() is None:
@@ -499,21 +494,50 @@ def main():
         if rfd >= 0:
             os.close(rfd)
         os.close(wfd)
-    order = names + [n for n in results if n not in names]
-    ktap = KtapWriter()
-    for name in order:
-        ktap.result(name, *results[name])
-    failed = ktap.failed if order else 1
-    elapsed = time.monotonic() - start
-    ktap.diag(f"{len(order) - failed} passed, {failed} failed in {elapsed:.1f} s")
-    if failed or "--keep-logs" in sys.argv:
-        ktap.diag("---- QEMU log (tail) ----")
-        ktap.diag(tail(qemu_log))
-        ktap.diag("---- GDB output (tail) ----")
-        ktap.diag(tail(gdb_log, 80))
-    ktap.print()
+    logs = (tail(qemu_log), tail(gdb_log, 80))
     shutil.rmtree(tmp, ignore_errors=True)
-    return 0 if failed == 0 and order else 1
+    return results, logs
+
+
+def report_walk(ktap, results, logs, keep_logs, prefix=""):
+    """results as KTAP results (names with prefix); the logs' tails after
+    them when one failed or keep_logs. The number that failed."""
+    failed = 0
+    for name, (ok, diag) in results.items():
+        ktap.result(prefix + name, ok, diag)
+        failed += not ok
+    if failed or keep_logs:
+        ktap.diag(f"---- QEMU log (tail){' ' + prefix if prefix else ''} ----")
+        ktap.diag(logs[0])
+        ktap.diag(f"---- GDB output (tail){' ' + prefix if prefix else ''} ----")
+        ktap.diag(logs[1])
+    return failed if results else 1
+
+
+def build_dir():
+    build = "build"
+    if "--build" in sys.argv:
+        build = sys.argv[sys.argv.index("--build") + 1]
+    return os.path.abspath(build)
+
+
+def main():
+    build = build_dir()
+    start = time.monotonic()
+    os.chdir(ROOT)
+    env = dict(WALK_KIMAGE_VADDR=hex(KIMAGE_VADDR),
+               WALK_KERNEL_ADDR=hex(KERNEL_ADDR),
+               WALK_DOWN=";".join(f"{a}:{b}" for a, b in DOWN_STOPS))
+    # A normal grace period in the down: hp-rcu then has non-zero numbers
+    # to agree with the shell on.
+    results, logs = walk(GDB_SCRIPT, ["--smp", "4"], env, build,
+                         start + DEADLINE_S, append="hotplug.gp=normal")
+    ktap = KtapWriter()
+    failed = report_walk(ktap, results, logs, "--keep-logs" in sys.argv)
+    elapsed = time.monotonic() - start
+    ktap.diag(f"{len(results) - failed} passed, {failed} failed in {elapsed:.1f} s")
+    ktap.print()
+    return 0 if failed == 0 else 1
 
 
 if __name__ == "__main__":

@@ -23,6 +23,8 @@ TOOL_CHECKS = [
     ("model", ["tools/model/check.sh"], "model.log", "model.", "tools/model/check.sh"),
     ("gdb walkthrough", [sys.executable, "tests/gdb_walkthrough.py"], "gdb.log", "gdb.",
      "tests/gdb_walkthrough.py"),
+    ("gdb walkthrough tfa", [sys.executable, "tests/gdb_tfa_walkthrough.py"], "gdb-tfa.log",
+     "gdb.tfa.", "tests/gdb_tfa_walkthrough.py"),
     ("dtb fuzz", ["make", "-s", "-C", "tests/fuzz"], "fuzz.log", "fuzz.", "tests/fuzz/Makefile"),
     ("boards", ["make", "-s", "-C", "tests/boards"], "boards.log", "boards.",
      "tests/boards/Makefile"),
