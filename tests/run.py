@@ -40,7 +40,7 @@ from harness.boot import boot_checks                                   # noqa: E
 from harness.console import Script                                     # noqa: E402
 from harness.dtb import cpus_dtb, shim_dtb                             # noqa: E402
 from harness.needs import missing                                     # noqa: E402
-from harness.host import TOOL_CHECKS, run_tool_check                  # noqa: E402
+from harness.host import HOST_ONLY, TOOL_CHECKS, run_tool_check       # noqa: E402
 from harness.ktap import Check                                         # noqa: E402
 from harness.qemu import qemu_sh_argv, run_qemu, stop, stop_all      # noqa: E402
 from harness.report import report                                      # noqa: E402
@@ -222,16 +222,27 @@ def main():
         print(f"FAIL  {image} not found: run make first", flush=True)
         boots, failed = [], 1
     hog = start_hog() if args.hog else None
+    checks = [] if args.no_host or args.scale else \
+        [c for c in TOOL_CHECKS if not args.only or any(o in c[0] for o in args.only)]
+    # The checks that boot nothing run beside the boots, in a thread of
+    # their own; their results are reported after the boots'.
+    early = [c for c in checks if c[0] in HOST_ONLY]
+    done = []
+    beside = threading.Thread(
+        target=lambda: done.extend((c[0], *run_tool_check(LOG_DIR, *c)) for c in early),
+        daemon=True)
     try:
+        beside.start()
         p, f = run_boots(boots, args)
         passed, failed = passed + p, failed + f
-        if not args.no_host and not args.scale:
-            for name, *rest in TOOL_CHECKS:
-                if args.only and not any(o in name for o in args.only):
-                    continue
-                checks, log_path, seconds = run_tool_check(LOG_DIR, name, *rest)
-                p, f = report(name, checks, seconds, log_path)
-                passed, failed = passed + p, failed + f
+        beside.join()
+        for name, results, log_path, seconds in done:
+            p, f = report(name, results, seconds, log_path)
+            passed, failed = passed + p, failed + f
+        for c in (c for c in checks if c not in early):
+            results, log_path, seconds = run_tool_check(LOG_DIR, *c)
+            p, f = report(c[0], results, seconds, log_path)
+            passed, failed = passed + p, failed + f
     except KeyboardInterrupt:
         print("run.py: interrupted", file=sys.stderr)
         return 130

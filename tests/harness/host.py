@@ -56,6 +56,11 @@ TOOL_CHECKS = [
      "tools/bench_scale.py"),
 ]
 
+# The checks that boot no QEMU: make test runs them beside the boots (one
+# at a time), where a host core is often idle, and the rest after them.
+HOST_ONLY = {"host tests", "model", "dtb fuzz", "boards", "params", "layers",
+             "layers self-test", "lean", "docs", "figures", "tfa"}
+
 
 def run_command(argv, timeout):
     """Runs argv in a session of its own; its output (both streams) and exit
