@@ -656,7 +656,12 @@ BOOTS = [
                  r"^GIC: v2, .*security extensions: the non-secure group 1$",
                  r"^PSCI: version 1\.1, conduit smc, SMCCC 1\.2, firmware "
                  r"Trusted Firmware-A ",
-                 r"^ +ok \d+ hotplug_boot_cpu$")),
+                 r"^ +ok \d+ hotplug_boot_cpu$",
+                 # CPU_SUSPEND through TF-A: its standby taken (also the
+                 # idle state cpu-retention), a state it lacks refused.
+                 r"^ +ok \d+ suspend_standby_returns$",
+                 r"^ +ok \d+ suspend_invalid_state_refused$",
+                 r"# cpuidle_rcu_gp_in_every_state: cpu-retention: [1-9]\d* entries")),
 
     # -- SMP: GICv2 up to its 8 CPUs, GICv3 past 16 (Aff1 = 1) ----------------
     smp_boot("virt-smp2-gicv2", ["--smp", "2", "--gic", "2", "--mem", "256M"]),
