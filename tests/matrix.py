@@ -331,6 +331,8 @@ PSCI_QEMU = Group("psci: QEMU's own PSCI answers", [
     r"\(misaligned\) -> INVALID_PARAMS \(-2\)$",
     r"^ +ok \d+ psci_cpu_on_entry_outside_memory # SKIP entry not checked "
     r"\(ALREADY_ON for a CPU on\)",
+    r"^ +ok \d+ psci_cpu_on_entry_below_memory # SKIP entry not checked "
+    r"\(ALREADY_ON for a CPU on\)",
     r"# psci_affinity_info_above_level_0: MPIDR 0x[0-9a-f]+ level 1 -> ON \(0\)$",
     r"# psci_migrate_info_type: MIGRATE_INFO_TYPE -> no Trusted OS needs a "
     r"CPU \(2\)$",
@@ -343,6 +345,20 @@ PSCI_TFA = Group("psci: TF-A 2.8 (rpi3, rpi4) answers", [
     r"\(past RAM\) -> ALREADY_ON \(-4\)$",
     r"# psci_cpu_on_entry_misaligned: CPU\d \(on\), entry 0x[0-9a-f]+ "
     r"\(misaligned\) -> ALREADY_ON \(-4\)$",
+    r"^ +ok \d+ psci_cpu_on_entry_misaligned # SKIP entry not checked",
+    r"# psci_affinity_info_above_level_0: MPIDR 0x[0-9a-f]+ level 1 -> "
+    r"INVALID_PARAMS \(-2\)$",
+    r"# psci_migrate_info_type: MIGRATE_INFO_TYPE -> NOT_SUPPORTED \(-1\)$",
+    r"# psci_features_of_kernel_calls: SMCCC_VERSION -> 1\.2 \(0x10002\)$",
+    r"^ok \d+ psci$",
+])
+# TF-A 2.8's qemu port: the rpi ports' answers, and an entry point
+# outside its non-secure DRAM window refused before the CPU's state.
+PSCI_TFA_QEMU = Group("psci: TF-A 2.8 (qemu) answers", [
+    r"# psci_cpu_on_entry_below_memory: CPU\d+ \(off\), entry 0x3ffff000 "
+    r"\(below RAM\) -> INVALID_ADDRESS \(-9\)$",
+    r"# psci_cpu_on_entry_outside_memory: CPU\d \(on\), entry 0x[0-9a-f]+ "
+    r"\(past RAM\) -> ALREADY_ON \(-4\)$",
     r"^ +ok \d+ psci_cpu_on_entry_misaligned # SKIP entry not checked",
     r"# psci_affinity_info_above_level_0: MPIDR 0x[0-9a-f]+ level 1 -> "
     r"INVALID_PARAMS \(-2\)$",
@@ -645,7 +661,7 @@ BOOTS = [
                  r"^PSCI: version 1\.1, conduit smc, SMCCC 1\.2, firmware "
                  r"Trusted Firmware-A ",
                  r"^cpuidle: WFI \(1/1 us\), cpu-retention \(167/504 us\)$",
-                 r"^ +ok \d+ irq_gicv3_waker_read_only_no_wait$",
+                 r"^ +ok \d+ irq_gicv3_waker_read_only_no_wait$", PSCI_TFA_QEMU,
                  r"\bBrought up 4 of 4 CPUs$")),
     # GICv2 with security extensions: the kernel enables group 1 only.
     Boot("virt-tfa-gicv2",

@@ -370,6 +370,26 @@ static void psci_cpu_on_entry_outside_memory(struct kunit *test)
 		cpu_on_bad_entry(test, end_of_memory(), "past RAM");
 }
 
+/*
+ * CPU_ON with an entry point below RAM (where virt has flash): TF-A's
+ * qemu port checks entries against its non-secure DRAM window, which
+ * starts where virt's RAM does, but reaches past the RAM a machine has.
+ */
+static void psci_cpu_on_entry_below_memory(struct kunit *test)
+{
+	phys_addr_t start = ~(phys_addr_t)0;
+
+	if (!psci_answers(test))
+		return;
+	for (int i = 0; i < board.nr_mem; i++)
+		start = min(start, board.mem[i].base);
+	if (start < SZ_4K) {
+		kunit_skip(test, "RAM starts at 0: no address below it");
+		return;
+	}
+	cpu_on_bad_entry(test, start - SZ_4K, "below RAM");
+}
+
 /* CPU_ON with an entry point not 4-byte aligned: rejected? */
 static void psci_cpu_on_entry_misaligned(struct kunit *test)
 {
@@ -463,6 +483,7 @@ static const struct kunit_case psci_cases[] = {
 	KUNIT_CASE(psci_cpu_on_already_on),
 	KUNIT_CASE(psci_cpu_on_invalid_mpidr),
 	KUNIT_CASE(psci_cpu_on_entry_outside_memory),
+	KUNIT_CASE(psci_cpu_on_entry_below_memory),
 	KUNIT_CASE(psci_cpu_on_entry_misaligned),
 	KUNIT_CASE(psci_affinity_info_states),
 	KUNIT_CASE(psci_affinity_info_invalid_mpidr),
