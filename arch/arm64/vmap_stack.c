@@ -117,19 +117,28 @@ void vmap_stack_free(void *stack)
 }
 
 /*
- * Stacks of threads that exited, kept mapped for the next thread (as
- * Linux keeps cached_stacks). Freeing a stack unmaps it with a broadcast
- * TLB invalidation per page, and QEMU runs each as an exclusive section
- * of every vCPU: at 512 vCPUs on 2 host cores a thread's exit held its CPU
- * in unmap_range(), IRQs off, for over 5 s (an RCU stall, make
- * test-scale). A cached stack holds its pages and its slot: counted in
- * use, given back by thread_stack_cache_drain().
+ * Stacks of threads that exited, kept mapped for the next thread: as many
+ * as Linux keeps in its cached_stacks, NR_CACHED_STACKS per CPU, in one
+ * cache. Freeing a stack unmaps it with a broadcast TLB invalidation per
+ * page, and QEMU runs each as an exclusive section of every vCPU: at 512
+ * vCPUs on 2 host cores a thread's exit held its CPU in unmap_range(),
+ * IRQs off, for over 5 s (an RCU stall, make test-scale).
+ *
+ * Sized by the CPUs, not by a fixed count: when a thread on every CPU
+ * exits at once (bench=scale's busy phase), the exits past a fixed 32
+ * each unmapped, queued on mmu_lock with IRQs off behind one another's
+ * invalidations; an expedited grace period then waited for every CPU in
+ * that queue to take its IPI (2-4 s at 64 CPUs, minutes at 128).
+ *
+ * A cached stack holds its pages and its slot: counted in use, given
+ * back by thread_stack_cache_drain(). The cache never costs a slot a new
+ * thread needs: thread_stack_alloc() takes a cached stack first.
  */
-#define STACK_CACHE_MAX 32
+#define NR_CACHED_STACKS 2
 
 static DEFINE_SPINLOCK(stack_cache_lock);
-static void *stack_cache[STACK_CACHE_MAX];
-static unsigned int stack_cache_nr;
+static void **stack_cache; /* stack_cache_max entries, from boot */
+static unsigned int stack_cache_nr, stack_cache_max;
 
 void *thread_stack_alloc(void)
 {
@@ -149,7 +158,7 @@ void thread_stack_free(void *stack)
 	unsigned long flags;
 
 	spin_lock_irqsave(&stack_cache_lock, flags);
-	if (stack_cache_nr < STACK_CACHE_MAX) {
+	if (stack_cache_nr < stack_cache_max) {
 		stack_cache[stack_cache_nr++] = stack;
 		stack = NULL;
 	}
@@ -207,6 +216,10 @@ void vmap_stack_init(void)
 	slot_map = kcalloc(nr_slots / 64, sizeof(*slot_map));
 	if (!slot_map)
 		panic("no memory for the stack slots' map");
+	stack_cache_max = NR_CACHED_STACKS * nr_cpu_ids;
+	stack_cache = kcalloc(stack_cache_max, sizeof(*stack_cache));
+	if (!stack_cache)
+		panic("no memory for the stack cache");
 	if (map_tables(VMAP_START, VMAP_STACK_END - VMAP_START))
 		panic("no memory for the stack area's page tables");
 	unmap_range((u64)boot_stack_guard, THREAD_SIZE);
