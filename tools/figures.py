@@ -329,6 +329,8 @@ def scale_summary(data):
         row("down+up of the last CPU, ms", lambda f: ms(f["cycle_us_median"])),
         row("power-on to all CPUs online, s",
             lambda f: f"{f['boot_us_all_online'] / 1e6:.2f}"),
+        row("of which the other CPUs' bring-up (`smp_init()`), s",
+            lambda f: f"{f['boot_us_bringup'] / 1e6:.2f}"),
     ]
     return md_table(["CPUs"] + [bench_scale.cpus_cell(r) for r in runs], rows)
 

@@ -24,6 +24,7 @@
 #include <kernel/cpu_array.h>
 #include <kernel/mm.h>
 #include <kernel/panic.h>
+#include <kernel/percpu.h>
 #include <kernel/printk.h>
 #include <kernel/spinlock.h>
 #include <kernel/task.h>
@@ -117,61 +118,85 @@ void vmap_stack_free(void *stack)
 }
 
 /*
- * Stacks of threads that exited, kept mapped for the next thread (as
- * Linux keeps cached_stacks). Freeing a stack unmaps it with a broadcast
- * TLB invalidation per page, and QEMU runs each as an exclusive section
- * of every vCPU: at 512 vCPUs on 2 host cores a thread's exit held its CPU
- * in unmap_range(), IRQs off, for over 5 s (an RCU stall, make
- * test-scale). A cached stack holds its pages and its slot: counted in
- * use, given back by thread_stack_cache_drain().
+ * Stacks of threads that exited, kept mapped for the next thread, as
+ * Linux keeps its cached_stacks: NR_CACHED_STACKS per CPU, in the CPU's
+ * own slots, which any CPU takes or fills by an atomic exchange, no lock.
+ * Freeing a stack unmaps it with a broadcast TLB invalidation per page,
+ * and QEMU runs each as an exclusive section of every vCPU: at 512 vCPUs
+ * on 2 host cores a thread's exit held its CPU in unmap_range(), IRQs
+ * off, for over 5 s (an RCU stall, make test-scale).
+ *
+ * Per CPU, not one cache of a fixed size: when a thread on every CPU
+ * exits at once (bench=scale's busy phase), exits past a shared cache's
+ * size each unmap, queued on mmu_lock with IRQs off behind one another's
+ * invalidations, and an expedited grace period waits for every CPU in
+ * that queue to take its IPI (2-4 s at 64 CPUs with 32 shared, minutes
+ * at 128); and 512 exits at once queue on a shared cache's lock instead.
+ *
+ * A cached stack holds its pages and its slot: counted in use, given
+ * back by thread_stack_cache_drain(). A new thread takes its CPU's cached
+ * stack first, and other CPUs' when every slot is in use.
  */
-#define STACK_CACHE_MAX 32
+#define NR_CACHED_STACKS 2
 
-static DEFINE_SPINLOCK(stack_cache_lock);
-static void *stack_cache[STACK_CACHE_MAX];
-static unsigned int stack_cache_nr;
+struct cached_stacks {
+	void *stack[NR_CACHED_STACKS];
+};
+static DEFINE_CPU_ARRAY(struct cached_stacks, cached_stacks);
 
+/* One of cpu's cached stacks, or NULL; any CPU may take it. */
+static void *cache_take(unsigned int cpu)
+{
+	for (int i = 0; i < NR_CACHED_STACKS; i++) {
+		/* Paired with the release in thread_stack_free(). */
+		void *stack = __atomic_exchange_n(&cached_stacks[cpu].stack[i],
+						  NULL, __ATOMIC_ACQUIRE);
+
+		if (stack)
+			return stack;
+	}
+	return NULL;
+}
+
+/* Any CPU's cache is correct to use: this one's is only the likely hit. */
 void *thread_stack_alloc(void)
 {
-	void *stack = NULL;
-	unsigned long flags;
+	void *stack = cache_take(raw_smp_processor_id());
 
-	spin_lock_irqsave(&stack_cache_lock, flags);
-	if (stack_cache_nr)
-		stack = stack_cache[--stack_cache_nr];
-	spin_unlock_irqrestore(&stack_cache_lock, flags);
+	if (!stack && READ_ONCE(slots_used) >= nr_slots)
+		for (unsigned int cpu = 0; !stack && cpu < nr_cpu_ids; cpu++)
+			stack = cache_take(cpu);
 	return stack ?: vmap_stack_alloc();
 }
 
-/* Any context: release_task() runs it with IRQs off. */
+/* Any context: release_task() runs it on the CPU the thread died on. */
 void thread_stack_free(void *stack)
 {
-	unsigned long flags;
+	struct cached_stacks *c = &cached_stacks[raw_smp_processor_id()];
 
-	spin_lock_irqsave(&stack_cache_lock, flags);
-	if (stack_cache_nr < STACK_CACHE_MAX) {
-		stack_cache[stack_cache_nr++] = stack;
-		stack = NULL;
+	for (int i = 0; i < NR_CACHED_STACKS; i++) {
+		void *none = NULL;
+
+		/* The stack's last use before it is seen cached. */
+		if (__atomic_compare_exchange_n(&c->stack[i], &none, stack,
+						false, __ATOMIC_RELEASE,
+						__ATOMIC_RELAXED))
+			return;
 	}
-	spin_unlock_irqrestore(&stack_cache_lock, flags);
-	if (stack)
-		vmap_stack_free(stack);
+	vmap_stack_free(stack);
 }
 
 unsigned int thread_stack_cache_drain(void)
 {
 	unsigned int n = 0;
-	unsigned long flags;
 	void *stack;
 
-	for (;; n++) {
-		spin_lock_irqsave(&stack_cache_lock, flags);
-		stack = stack_cache_nr ? stack_cache[--stack_cache_nr] : NULL;
-		spin_unlock_irqrestore(&stack_cache_lock, flags);
-		if (!stack)
-			return n;
-		vmap_stack_free(stack);
-	}
+	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)
+		while ((stack = cache_take(cpu))) {
+			vmap_stack_free(stack);
+			n++;
+		}
+	return n;
 }
 
 unsigned int vmap_stacks_in_use(void)

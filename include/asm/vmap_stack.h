@@ -9,7 +9,7 @@ void *vmap_stack_alloc(void);
 void vmap_stack_free(void *stack);
 /* A thread's stack: from the cache of exited threads' stacks, or new. */
 void *thread_stack_alloc(void);
-/* Into the cache (mapped, kept), or freed when the cache is full. */
+/* Into the cache (mapped, kept; 2 per CPU), or freed when it is full. */
 void thread_stack_free(void *stack);
 /* Free every cached stack (memory tests); returns how many. */
 unsigned int thread_stack_cache_drain(void);

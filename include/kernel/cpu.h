@@ -262,8 +262,12 @@ struct cpuhp_op {
 };
 /* The last down and up, so a caller can pair each figure with its own. */
 void hotplug_last_ops(struct cpuhp_op *down, struct cpuhp_op *up);
-/* When smp_init() had brought every CPU up (ns since the counter's 0). */
-extern u64 smp_boot_done_ns;
+/*
+ * When smp_init() started bringing the other CPUs up, and when it had
+ * brought every CPU up (ns since the counter's 0): what the boot did
+ * before the first CPU_ON, and the bring-up itself.
+ */
+extern u64 smp_boot_start_ns, smp_boot_done_ns;
 
 /* Logical CPU number <-> MPIDR affinity (from the device tree "reg"). */
 u64 cpu_logical_map(unsigned int cpu);

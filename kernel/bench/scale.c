@@ -526,6 +526,8 @@ static int scale_thread(void *arg)
 	bench_report("scale", "possible", "%u", nr_cpu_ids);
 	bench_report("scale", "boot_us_all_online", "%lu",
 		     smp_boot_done_ns / 1000);
+	bench_report("scale", "boot_us_bringup", "%lu",
+		     (smp_boot_done_ns - smp_boot_start_ns) / 1000);
 	printk(KERN_INFO "bench: scale: walking on CPU%u, waking from CPU%u, "
 			 "%lu ms per reader\n",
 	       sb.walk_cpu, sb.waker_cpu, scale_ms);

@@ -119,7 +119,7 @@ void smp_setup_cpu_maps(void)
 	set_cpu_active(0, true);
 }
 
-u64 smp_boot_done_ns;
+u64 smp_boot_start_ns, smp_boot_done_ns;
 
 void smp_init(void)
 {
@@ -128,6 +128,7 @@ void smp_init(void)
 
 	if (!irqchip)
 		max = 1; /* no IPIs to run them with (smp_init_ipis() said so) */
+	smp_boot_start_ns = ktime_get_ns();
 	for_each_present_cpu (cpu) {
 		if (num_online_cpus() >= max)
 			break;

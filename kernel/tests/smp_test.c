@@ -279,6 +279,54 @@ static void smp_every_cpu_ticks(struct kunit *test)
 }
 
 /*
+ * When a thread on every CPU exits at once, are all their stacks kept for
+ * the next threads, none unmapped? An unmap is a broadcast TLB
+ * invalidation per page under mmu_lock with IRQs off: CPUs exiting
+ * together queued there for seconds at 64 CPUs while an expedited grace
+ * period waited for them to take its IPI (arch/arm64/vmap_stack.c).
+ * Counted in stack slots, kept or given back, not timed. On the first
+ * EXIT_CPUS CPUs: more than a shared cache of 32 held, and not 512,
+ * whose exits at once also meet on the locks every exit takes
+ * (tasklist_lock in release_task()), with IRQs off, each vCPU waiting
+ * for the host to run the one ahead of it.
+ */
+#define EXIT_CPUS 64
+
+static void smp_thread_per_cpu_exits_keep_stacks(struct kunit *test)
+{
+	/* One completion each: 64 waiters on one wait queue's lock crawl. */
+	struct completion *go = kunit_kcalloc(test, nr_cpu_ids, sizeof(*go));
+	struct cpumask *started = kunit_kcalloc(test, 1, sizeof(*started));
+	unsigned int cpu, slots, threads = nr_threads();
+
+	KUNIT_ASSERT_TRUE(test, go && started);
+	thread_stack_cache_drain(); /* each thread below gets a new stack */
+	slots = vmap_stacks_in_use();
+	for_each_online_cpu (cpu) {
+		struct task_struct *t;
+
+		if (cpumask_weight(started) == EXIT_CPUS)
+			break;
+		t = kthread_create(wait_on, &go[cpu], "exit/%u", cpu);
+		if (!t)
+			break;
+		init_completion(&go[cpu]);
+		kthread_bind(t, cpu);
+		wake_up_process(t);
+		cpumask_set_cpu(cpu, started);
+	}
+	KUNIT_EXPECT_EQ(test, cpumask_weight(started),
+			min(num_online_cpus(), EXIT_CPUS));
+	KUNIT_EXPECT_EQ(test, vmap_stacks_in_use(),
+			slots + cpumask_weight(started));
+	for_each_cpu (cpu, started)
+		complete(&go[cpu]); /* they exit together */
+	KUNIT_ASSERT_TRUE(test, wait_threads_reaped(threads));
+	KUNIT_EXPECT_EQ(test, vmap_stacks_in_use(),
+			slots + cpumask_weight(started));
+}
+
+/*
  * spin-table: is each release address written
  * through the linear map's Normal cacheable mapping, not a Device alias of
  * the same RAM, and does that mapping read back an entry point (the CPU
@@ -320,6 +368,7 @@ static const struct kunit_case smp_cases[] = {
 	KUNIT_CASE(smp_call_wait_sleeps),
 	KUNIT_CASE(smp_call_without_ipi_sent_again),
 	KUNIT_CASE(smp_every_cpu_ticks),
+	KUNIT_CASE(smp_thread_per_cpu_exits_keep_stacks),
 	KUNIT_CASE(smp_spin_table_release_cacheable),
 	{},
 };

@@ -13,6 +13,11 @@
  * board.cpus[] the kernel takes that CPU to be (-1: none), by the same
  * masked comparison smp_setup_cpu_maps() and get_logical_index() make.
  * Kernel messages come out as "log: ..." lines.
+ *
+ * The build wraps libfdt's fdt_node_offset_by_phandle() (the Makefile's
+ * --wrap) to count lookups: each walks the whole tree, so a reader that
+ * looks up every CPU's states costs CPUs x states walks of a tree that
+ * grows with the CPUs ("idle-table-lookups").
  */
 #include <kernel/board.h>
 #include <kernel/cpu.h>
@@ -115,11 +120,22 @@ static void print_board(void)
 	dt_probe_class(DT_CLASS_TIMER);
 }
 
+static unsigned long phandle_lookups;
+
+int __real_fdt_node_offset_by_phandle(const void *fdt, uint32_t phandle);
+
+int __wrap_fdt_node_offset_by_phandle(const void *fdt, uint32_t phandle)
+{
+	phandle_lookups++;
+	return __real_fdt_node_offset_by_phandle(fdt, phandle);
+}
+
 /*
  * Each CPU node's idle states, one line each ("idle CPU INDEX ..."), then
  * the table cpuidle-psci.c would register: "idle-table common" and the
  * names of the usable states, or "idle-table wfi-only" and why (a CPU
- * node lists other states than the first, no state listed, none usable).
+ * node lists other states than the first, no state listed, none usable);
+ * and "idle-table-lookups N", the phandles that table's reading looked up.
  */
 static void print_idle_states(const void *fdt)
 {
@@ -148,7 +164,9 @@ static void print_idle_states(const void *fdt)
 		}
 		cpu++;
 	}
+	phandle_lookups = 0;
 	n = dt_idle_states_common(fdt, st, ARRAY_SIZE(st), &other);
+	printf("idle-table-lookups %lu\n", phandle_lookups);
 	if (n < 0) {
 		printf("idle-table wfi-only %s lists other states\n",
 		       fdt_get_name(fdt, other, NULL));

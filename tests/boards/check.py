@@ -36,7 +36,10 @@ also altered on purpose, and the comparison must report it (the
 from the kernel's side: lib/fdt.c with its ranges translation taken out
 fails the uart and irqchip.regs checks of the Pi boards (tried); the idle
 states reader without its status check fails idle-states.disabled, and
-without wakeup-latency-us the hikey cpuN.idle_states (tried).
+without wakeup-latency-us the hikey cpuN.idle_states (tried); the table's
+reader that looks up every CPU's states, not the first CPU's only, fails
+idle_table_lookups of every board and idle-states tree whose CPUs list
+states (tried).
 
 Usage: tests/boards/check.py --dump BOARD_DUMP --rpi5 DTB --work DIR
                              [--self-test] [--only NAME]
@@ -426,9 +429,13 @@ def idle_list(node):
 
 
 def idle_facts(tree):
-    """cpuN.idle_states: each CPU node's states ("; " between them), and
-    idle_table: what cpuidle-psci.c registers."""
+    """cpuN.idle_states: each CPU node's states ("; " between them),
+    idle_table: what cpuidle-psci.c registers, and idle_table_lookups: the
+    phandles its reading looks up, the first CPU's only, whatever the CPU
+    count (each lookup walks the whole tree: one per state of every CPU
+    took 3.5 s of a 512-CPU boot)."""
     facts, lists, first = {}, [], None
+    facts["idle_table_lookups"] = "0"
     cpus = tree.find("/cpus")
     for i, node in enumerate(n for n in (cpus.children if cpus else [])
                              if n.string("device_type") == "cpu"):
@@ -446,6 +453,8 @@ def idle_facts(tree):
         lists.append(phandles)
         if first is None:
             first = lines
+            # Each phandle once ("listed twice" is not looked up again).
+            facts["idle_table_lookups"] = str(0 if phandles == [0] else len(set(phandles)))
     disagree = next((i for i, ph in enumerate(lists) if ph != lists[0]), None)
     if disagree is not None:
         name = [n for n in cpus.children if n.string("device_type") == "cpu"][disagree].name
@@ -502,6 +511,8 @@ def kernel_facts(lines):
             idle.setdefault(int(cpu), []).append(text)
         elif key == "idle-table":
             facts["idle_table"] = rest
+        elif key == "idle-table-lookups":
+            facts["idle_table_lookups"] = rest
         elif key == "boot-cpu":
             mpidr, index = int(words[0], 0), int(words[1])
             if 0 <= index < cpus:
