@@ -83,8 +83,9 @@ def main():
                     f"{len(diff)} bytes differ, at {RMR_SITE:#x}: {branch:#010x} "
                     f"(want {want_branch:#010x})")
 
-        # The Pi 4's: Debian's rpi4 bl31.bin with the same one change, and
-        # its header filled in as the firmware does (magic cleared).
+        # The Pi 4's: Debian's rpi4 bl31.bin with the same change, its hold
+        # pen taking GO as it leaves (the clear on arrival a nop, a branch
+        # after the wait), and its header filled in as the firmware does.
         rpi4 = open(os.path.join(TFA_DIR, "rpi4", "bl31.bin"), "rb").read()
         run([TFA_SH, "armstub", "rpi4", path("rpi4.bin"), "--qemu"])
         run([TFA_SH, "header", path("rpi4.bin"), path("rpi4h.bin"), "0x03000000", "0x80000"])
@@ -93,8 +94,10 @@ def main():
         ok = (len(got) == len(rpi4) and
               got[0xF0:0x100] == struct.pack("<IIII", 0, struct.unpack_from("<I", rpi4, 0xF4)[0],
                                              0x03000000, 0x80000) and
-              all(0x889C <= i < 0x88A0 or 0xB800 <= i < 0xB840 or 0xF0 <= i < 0x100
-                  for i in diff))
+              struct.unpack_from("<I", got, 0x231C)[0] == 0xD503201F and
+              struct.unpack_from("<I", got, 0x2330)[0] >> 26 == 0x5 and
+              all(0x889C <= i < 0x88A0 or 0xB800 <= i < 0xB880 or 0xF0 <= i < 0x100
+                  or 0x231C <= i < 0x2320 or 0x2330 <= i < 0x2334 for i in diff))
         ktap.result("armstub_rpi4_patch_and_header", ok,
                     f"{len(diff)} bytes differ; header {got[0xF0:0x100].hex()}")
         # The console stays where the tree says once TF-A's rpi4 port sets

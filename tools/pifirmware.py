@@ -119,9 +119,7 @@ def armstub(src, dst, kernel_addr, out):
     """The armstub as the firmware leaves it at 0: header filled in; for
     QEMU, TF-A's msr rmr_el3 patched wherever a checked bl31.bin sits."""
     data = bytearray(open(src, "rb").read())
-    tramp = os.path.join(out, "rmr-reset.bin")
-    run(["aarch64-linux-gnu-as", "-o", tramp + ".o", os.path.join(HERE, "tfa", "rmr-reset.S")])
-    run(["aarch64-linux-gnu-objcopy", "-O", "binary", tramp + ".o", tramp])
+    patch = os.path.join(HERE, "tfa", "patch_bl31_qemu.py")
     # bl31.bin sits at 0 (the Pi 4's armstub is BL31) or after our Pi 3
     # stub, page-aligned: try each page for a build the patch knows.
     patched = False
@@ -129,8 +127,14 @@ def armstub(src, dst, kernel_addr, out):
         piece = os.path.join(out, "bl31.piece")
         with open(piece, "wb") as f:
             f.write(data[base:])
-        p = subprocess.run([sys.executable, os.path.join(HERE, "tfa", "patch_bl31_qemu.py"),
-                            piece, tramp, piece + ".patched"], capture_output=True, text=True)
+        which = subprocess.run([sys.executable, patch, "--which", piece],
+                               capture_output=True, text=True)
+        if which.returncode != 0:
+            continue
+        tramp = os.path.join(out, "rmr-reset.bin")
+        run([os.path.join(HERE, "tfa", "tfa.sh"), "trampoline", tramp])
+        p = subprocess.run([sys.executable, patch, piece, tramp, piece + ".patched"],
+                           capture_output=True, text=True)
         if p.returncode == 0:
             data[base:] = open(piece + ".patched", "rb").read()
             print(p.stdout.strip(), file=sys.stderr)

@@ -1,11 +1,12 @@
-// QEMU-only stand-in for the warm reset TF-A's rpi3 CPU_OFF requests with
-// `msr rmr_el3` (QEMU 7.2 ignores RMR_EL3, so the core would sit in WFI
-// for ever). tools/tfa/patch_bl31_qemu.py puts this in the zero padding
-// at the end of BL31's code and turns that one msr into a branch here.
-// It does what the reset would: MMU and caches off, back to address 0 at
-// EL3, where the armstub (rpi3-armstub.S) returns the core to its hold
-// pen. BL31 maps itself flat (VA = PA), so fetching goes on unchanged
-// once the MMU is off. Never on an SD card: real cores reset.
+// QEMU-only stand-in for the warm reset TF-A's Raspberry Pi CPU_OFF
+// requests with `msr rmr_el3` (QEMU ignores RMR_EL3, so the core would sit
+// in WFI for ever). tools/tfa/patch_bl31_qemu.py puts this in the zero
+// padding at the end of BL31's code and turns that one msr into a branch
+// here. It does what the reset would: MMU and caches off, back to address
+// 0 at EL3, where the armstub (the Pi 3: rpi3-armstub.S; the Pi 4: BL31
+// itself) returns the core to its hold pen. BL31 maps itself flat
+// (VA = PA), so fetching goes on unchanged once the MMU is off. Never on
+// an SD card: real cores reset.
 	.text
 	.globl	_start
 _start:

@@ -13,6 +13,8 @@
 #       address A and the kernel entry 0x80000 are built in);
 #       rpi4: Debian's rpi4 bl31.bin, which is an armstub itself (with
 #       --qemu, carrying the same checked RMR_EL3 workaround).
+#   tools/tfa/tfa.sh trampoline OUT
+#       rmr-reset.S assembled (patch_bl31_qemu.py's input)
 #   tools/tfa/tfa.sh header STUB OUT DTB_ADDR KERNEL_ADDR
 #       a copy of an armstub with its header filled in, as the Pi's GPU
 #       firmware does: the DTB and kernel addresses written, the magic
@@ -44,6 +46,15 @@ need_bl31() {
   echo "$f"
 }
 
+# trampoline OUT: rmr-reset.S as raw code.
+trampoline() {
+  local out=$1
+  aarch64-linux-gnu-as -o "$out.o" "$here/rmr-reset.S" &&
+    aarch64-linux-gnu-objcopy -O binary "$out.o" "$out" ||
+    { rm -f "$out.o" "$out"; die "cannot assemble $here/rmr-reset.S"; }
+  rm -f "$out.o"
+}
+
 armstub() {
   local board=$1 out=$2 qemu=0 el1=0 dtb_addr=0 bl31 tmp
   shift 2
@@ -62,19 +73,17 @@ armstub() {
   case "$board" in
     rpi4)
       if [ "$qemu" = 1 ]; then
-        aarch64-linux-gnu-as -o "$tmp.r.o" "$here/rmr-reset.S"
-        aarch64-linux-gnu-objcopy -O binary "$tmp.r.o" "$tmp.r.bin"
+        trampoline "$tmp.r.bin"
         python3 "$here/patch_bl31_qemu.py" "$bl31" "$tmp.r.bin" "$tmp" >&2 ||
           { rm -f "$tmp".*; exit 1; }
-        rm -f "$tmp".r.o "$tmp".r.bin
+        rm -f "$tmp".r.bin
       else
         cp "$bl31" "$tmp"
       fi ;;
     rpi3)
       local blob=$bl31 defs=(--defsym "BL31_SIZE=$(stat -c %s "$bl31")")
       if [ "$qemu" = 1 ]; then
-        aarch64-linux-gnu-as -o "$tmp.r.o" "$here/rmr-reset.S"
-        aarch64-linux-gnu-objcopy -O binary "$tmp.r.o" "$tmp.r.bin"
+        trampoline "$tmp.r.bin"
         python3 "$here/patch_bl31_qemu.py" "$bl31" "$tmp.r.bin" "$tmp.bl31" >&2 ||
           { rm -f "$tmp".*; exit 1; }
         blob=$tmp.bl31
@@ -86,7 +95,7 @@ armstub() {
       aarch64-linux-gnu-ld -Ttext=0 -e _start -o "$tmp.elf" "$tmp.o"
       aarch64-linux-gnu-objcopy -O binary "$tmp.elf" "$tmp.stub"
       cat "$tmp.stub" "$blob" >"$tmp"
-      rm -f "$tmp".r.o "$tmp".r.bin "$tmp".bl31 "$tmp".o "$tmp".elf "$tmp".stub ;;
+      rm -f "$tmp".r.bin "$tmp".bl31 "$tmp".o "$tmp".elf "$tmp".stub ;;
     *) die "armstub: board rpi3 or rpi4, not '$board'" ;;
   esac
   mv -f "$tmp" "$out"
@@ -198,11 +207,13 @@ fill_header() {
 }
 
 case "${1:-}" in
+  trampoline) [ $# = 2 ] || die "usage: tfa.sh trampoline OUT"
+           trampoline "$2" ;;
   header)  [ $# = 5 ] || die "usage: tfa.sh header STUB OUT DTB_ADDR KERNEL_ADDR"
            shift; fill_header "$@" ;;
   armstub) [ $# -ge 3 ] || die "usage: tfa.sh armstub rpi3|rpi4 OUT [--qemu] [--el1] [--dtb-addr A]"
            shift; armstub "$@" ;;
   dtb)     [ $# -ge 3 ] && [ $# -le 4 ] || die "usage: tfa.sh dtb IN OUT [BOOTARGS]"
            shift; edit_dtb "$@" ;;
-  *)       sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+  *)       sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
 esac
