@@ -39,16 +39,17 @@ import subprocess
 import sys
 
 TIMESTAMP = re.compile(r"^\[\s*\d+\.\d+\]\s*")
-MODEL = re.compile(r"^power: model \(.*\): (.*)$")
+MODEL = re.compile(r"^power: model (\S+) \(.*?\): (.*)$")
 CPUS = re.compile(r"^power: strategies at \d+% of each workload on (\d+) CPUs")
 # The build the boot ran (its banner's git describe) and its command line.
 VERSION = re.compile(r"^hotplug kernel (\S+)")
 CMDLINE = re.compile(r"^Command line: (.*)$")
 FIELDS = ["workload", "strategy", "wall_us", "active_us", "idle_us", "off_us",
-          "state0_us", "state1_us", "state2_us", "entries0", "entries1",
-          "entries2", "clusters_off_us", "transitions", "transition_uj",
-          "energy_uj", "units", "cpu_ms", "wakeups", "p50_us", "p99_us",
-          "break_even_ms"]
+          "state0_us", "state1_us", "state2_us", "state3_us", "entries0",
+          "entries1", "entries2", "entries3", "clusters", "clusters_idle_us",
+          "clusters_down_us", "cluster_downs", "cluster_uj", "transitions",
+          "transition_uj", "energy_uj", "units", "cpu_ms", "wakeups", "p50_us",
+          "p99_us", "break_even_ms"]
 TRANSITION_SCALES = [0.1, 0.3, 1, 3, 10, 30, 100, 300, 1000]
 DEEP_POWER_SCALES = [0.5, 1, 2, 5, 10]
 CLUSTER_MW = [0, 10, 40, 80]
@@ -66,7 +67,8 @@ def parse(lines, run=None):
                 run.setdefault(key, m.group(1))
         m = MODEL.match(line)
         if m:
-            for word in m.group(1).split():
+            model = {"name": m.group(1)}
+            for word in m.group(2).split():
                 if "=" in word:
                     k, v = word.split("=", 1)
                     model[k] = int(v)
@@ -87,18 +89,23 @@ def parse(lines, run=None):
 
 
 def energy_uj(row, model, cpus, transition_scale=1.0, deep_scale=1.0, cluster_mw=None):
-    """The kernel's model, term by term (kernel/governor/model.c): us x mW = nJ."""
+    """The kernel's model, term by term (kernel/governor/model.c): us x mW = nJ.
+    cluster_mw, if given, replaces the cluster's awake power (active and
+    idle alike) for the sweep."""
     if cluster_mw is not None:
-        model = dict(model, cluster_mw=cluster_mw)
+        model = dict(model, cluster_mw=cluster_mw, cluster_idle_mw=cluster_mw)
     def uj(mw, us):
         return mw * us / 1000.0
-    clusters = -(-cpus // model["cluster_cpus"])
     e = uj(model["active_mw"], row["active_us"]) + uj(model["off_mw"], row["off_us"])
     e += row["transitions"] * row["transition_uj"] * transition_scale
-    cluster_on = max(row["wall_us"] * clusters - row["clusters_off_us"], 0)
-    e += uj(model["cluster_mw"], cluster_on)
+    cluster_wall = row["wall_us"] * row["clusters"]
+    idle = min(row["clusters_idle_us"], cluster_wall)
+    down = min(row["clusters_down_us"], idle)
+    e += uj(model["cluster_mw"], cluster_wall - idle)
+    e += uj(model["cluster_idle_mw"], idle - down) + uj(model["cluster_down_mw"], down)
+    e += row["cluster_downs"] * row["cluster_uj"]
     e += uj(model["wfi_mw"], row["state0_us"])
-    for i in (1, 2):
+    for i in (1, 2, 3):
         if f"idle{i}_mw" not in model:
             continue
         mw = model[f"idle{i}_mw"] * (deep_scale if i == 2 else 1)
@@ -250,7 +257,7 @@ def plot_sweep(png, sw):
     for i, w in enumerate(ws):
         names = ["idle", "hotplug+idle", "pack+idle", "hotplug-rqdepth"]
         series = []
-        for cl, dash in ((40, 1), (0, 2)):
+        for cl, dash in ((CLUSTER_MW[2], 1), (0, 2)):
             pts = [(ts, e) for ww, c, ts, ds, e, _ in sw if ww == w and ds == 1 and c == cl]
             names = [n for n in names if n in pts[0][1]]
             lines.append(f"$s{i}c{cl} << EOD")
@@ -320,7 +327,7 @@ def markdown_workload(model, rows, cpus, w):
         out.append(f"| {r['strategy']} | {r['energy_uj'] / 1000:.0f} | {eq / 1000:.0f} "
                    f"| {100.0 * eq / base_eq - 100:+.1f}% | {r['cpu_ms']} | {r['p50_us']} "
                    f"| {r['p99_us']} | {r['transitions']} "
-                   f"| {r['entries0']}/{r['entries1']}/{r['entries2']} |")
+                   f"| {r['entries0']}/{r['entries1']}/{r['entries2']}/{r['entries3']} |")
     return "\n".join(out)
 
 
@@ -422,7 +429,7 @@ def main():
             print(f"{w}: {r['strategy']:<18} {r['energy_uj'] / 1000:9.0f} {eq / 1000:9.0f} "
                   f"{100.0 * eq / base_eq - 100:+8.1f}% "
                   f"{r['cpu_ms']:7} {r['p50_us']:7} {r['p99_us']:7} {r['transitions']:7}  "
-                  f"{r['entries0']}/{r['entries1']}/{r['entries2']}")
+                  f"{r['entries0']}/{r['entries1']}/{r['entries2']}/{r['entries3']}")
         for cl in CLUSTER_MW:
             cells = []
             for ds in DEEP_POWER_SCALES:

@@ -12,25 +12,40 @@ unsigned int gov_policy_want(enum gov_policy p, const struct gov_tunables *t,
 			     const struct gov_record *s, unsigned int ceiling);
 
 /*
- * The power model (model.c): each core is active, idle in one of its
- * idle states or off; clusters share power until all their cores are
- * off; a hotplug operation (up or down) costs its measured time at active
- * power plus a firmware constant, or transition_uj if set.
+ * The power model (model.c): each core is active at an operating point,
+ * idle in one of its idle states or off; clusters cost their active power
+ * while a core of theirs runs, their idle power while all are idle, their
+ * down power while all are in a cluster state or off; a hotplug operation
+ * (up or down) costs its measured time at active power plus a firmware
+ * constant, or transition_uj if set.
  */
 #define POWER_IDLE_MAX 4 /* idle states 1..3 have tunables */
+#define POWER_OPP_MAX 8
 #define POWER_UJ_DERIVED 0xffffffffU /* entry energy: exit latency x active */
+struct power_opp {
+	unsigned int khz;
+	unsigned int capacity; /* of 1024 for the fastest core anywhere */
+	unsigned int cpu_mw; /* a core running */
+	unsigned int cluster_mw; /* its cluster while a core of it runs */
+};
 struct power_model {
-	unsigned int active_mw;
+	const char *name;
+	struct power_opp opp[POWER_OPP_MAX];
+	unsigned int nr_opps;
+	unsigned int cur_opp; /* the one work runs at */
 	unsigned int wfi_mw;
-	unsigned int off_mw;
-	unsigned int transition_uj; /* 0: measured, plus fw_uj */
-	unsigned int fw_uj;
 	unsigned int idle_mw[POWER_IDLE_MAX]; /* [0] unused: WFI is wfi_mw */
 	unsigned int idle_uj[POWER_IDLE_MAX];
-	unsigned int cluster_mw;
-	unsigned int cluster_cpus;
+	unsigned int off_mw;
+	unsigned int cluster_idle_mw; /* every core idle, cluster on */
+	unsigned int cluster_down_mw; /* every core in a cluster state/off */
+	unsigned int cluster_uj; /* per cluster power-down */
+	unsigned int transition_uj; /* 0: measured, plus fw_uj */
+	unsigned int fw_uj;
 };
 extern struct power_model power_model;
+/* Figures by name (juno-a53, invented): 0 or -EINVAL with a message. */
+int power_model_load(const char *name);
 
 /* Counters at the start of a measurement. */
 struct power_meter_cpu {
@@ -41,7 +56,7 @@ struct power_meter {
 	u64 t0_ns;
 	struct power_meter_cpu *cpu; /* nr_cpu_ids entries, kmalloc'ed */
 	u64 transitions;
-	u64 clusters_off_ns;
+	struct cpuidle_cluster_stats clusters;
 };
 
 struct power_result {
@@ -49,7 +64,11 @@ struct power_result {
 	u64 active_ns, idle_ns, off_ns; /* summed over CPUs */
 	u64 state_ns[CPUIDLE_STATE_MAX]; /* idle_ns by state; [0] WFI */
 	u64 state_entries[CPUIDLE_STATE_MAX];
-	u64 clusters_off_ns; /* summed over clusters: all cores off */
+	unsigned int nr_clusters;
+	u64 clusters_idle_ns; /* summed over clusters: all cores idle/off */
+	u64 clusters_down_ns; /* of which all in a cluster state or off */
+	u64 cluster_downs;
+	u64 cluster_uj; /* the energy of each, as the model priced it */
 	u64 transitions;
 	u64 transition_uj; /* the energy of each, as the model priced it */
 	u64 energy_uj;
@@ -68,7 +87,8 @@ u64 power_transition_uj(void);
 int power_meter_start(struct power_meter *m);
 void power_meter_free(struct power_meter *m);
 void power_meter_read(const struct power_meter *m, struct power_result *r);
-/* "active_mw=150" etc.; 0 or -EINVAL with a message. */
+/* "active_mw=150", "model=invented" etc.; 0 or -EINVAL with a message
+ * (nothing changed). */
 int power_model_set(const char *kv);
 void power_model_print(void);
 /* Figures since boot (boot.c starts the meter at boot). */

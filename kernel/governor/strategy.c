@@ -111,14 +111,18 @@ static void print_raw(const char *workload, const struct strategy_row *r)
 	const struct power_result *p = &r->pr;
 
 	printk(KERN_INFO "power-row,%s,%s,%llu,%llu,%llu,%llu,%llu,%llu,%llu,"
-			 "%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%u,"
-			 "%llu,%llu,%u\n",
+			 "%llu,%llu,%llu,%llu,%llu,%u,%llu,%llu,%llu,%llu,"
+			 "%llu,%llu,%llu,%llu,%llu,%u,%llu,%llu,%u\n",
 	       workload, r->s->name, us(p->wall_ns), us(p->active_ns),
 	       us(p->idle_ns), us(p->off_ns), us(p->state_ns[0]),
-	       us(p->state_ns[1]), us(p->state_ns[2]),
+	       us(p->state_ns[1]), us(p->state_ns[2]), us(p->state_ns[3]),
 	       (unsigned long long)p->state_entries[0],
 	       (unsigned long long)p->state_entries[1],
-	       (unsigned long long)p->state_entries[2], us(p->clusters_off_ns),
+	       (unsigned long long)p->state_entries[2],
+	       (unsigned long long)p->state_entries[3], p->nr_clusters,
+	       us(p->clusters_idle_ns), us(p->clusters_down_ns),
+	       (unsigned long long)p->cluster_downs,
+	       (unsigned long long)p->cluster_uj,
 	       (unsigned long long)p->transitions,
 	       (unsigned long long)p->transition_uj,
 	       (unsigned long long)p->energy_uj,
@@ -130,23 +134,25 @@ static void print_raw(const char *workload, const struct strategy_row *r)
 static void print_table(const char *workload, const struct strategy_row *rows,
 			int n)
 {
-	pr_info("%s: %-18s %9s %10s %9s %8s %8s %7s %s\n", workload, "STRATEGY",
-		"ENERGY-mJ", "WORK-UNITS", "CPU-ms", "P50-us", "P99-us",
-		"HOTPLUG", "IDLE ENTRIES (per state)");
+	pr_info("%s: %-18s %9s %10s %9s %8s %8s %7s %8s %s\n", workload,
+		"STRATEGY", "ENERGY-mJ", "WORK-UNITS", "CPU-ms", "P50-us",
+		"P99-us", "HOTPLUG", "CL-DOWN", "IDLE ENTRIES (per state)");
 	for (int i = 0; i < n; i++) {
 		const struct strategy_row *r = &rows[i];
 
 		pr_info("%s: %-18s %9llu %10llu %9llu %8llu %8llu %7llu "
-			"%llu/%llu/%llu\n",
+			"%6llums %llu/%llu/%llu/%llu\n",
 			workload, r->s->name,
 			(unsigned long long)(r->pr.energy_uj / 1000),
 			(unsigned long long)r->wl.units,
 			(unsigned long long)(r->wl.cpu_ns / 1000000),
 			us(r->wl.lat_p50_ns), us(r->wl.lat_p99_ns),
 			(unsigned long long)r->pr.transitions,
+			(unsigned long long)(r->pr.clusters_down_ns / 1000000),
 			(unsigned long long)r->pr.state_entries[0],
 			(unsigned long long)r->pr.state_entries[1],
-			(unsigned long long)r->pr.state_entries[2]);
+			(unsigned long long)r->pr.state_entries[2],
+			(unsigned long long)r->pr.state_entries[3]);
 	}
 }
 
@@ -200,8 +206,9 @@ int power_strategies(char *const *only, int nr_only, char *const *wls,
 		cpus > 1 ? cpuidle_get_state(cpus - 1)->name : "");
 	printk(KERN_INFO
 	       "power-row,workload,strategy,wall_us,active_us,idle_us,"
-	       "off_us,state0_us,state1_us,state2_us,entries0,"
-	       "entries1,entries2,clusters_off_us,transitions,"
+	       "off_us,state0_us,state1_us,state2_us,state3_us,entries0,"
+	       "entries1,entries2,entries3,clusters,clusters_idle_us,"
+	       "clusters_down_us,cluster_downs,cluster_uj,transitions,"
 	       "transition_uj,energy_uj,units,cpu_ms,wakeups,p50_us,"
 	       "p99_us,break_even_ms\n");
 	for (unsigned int w = 0; w < wl_nr_workloads; w++) {
