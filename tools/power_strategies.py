@@ -88,6 +88,28 @@ def parse(lines, run=None):
     return model, rows, cpus
 
 
+def entries(r):
+    """Idle entries per state, WFI first (3 states in older logs)."""
+    return "/".join(str(r[f"entries{i}"]) for i in range(4) if f"entries{i}" in r)
+
+
+def energy_uj_hotplug_only(row, model, cpus, transition_scale, deep_scale):
+    """Logs of the kernel whose model dropped a cluster's power only while
+    all its cores were off (rows with clusters_off_us): its formula."""
+    def uj(mw, us):
+        return mw * us / 1000.0
+    clusters = -(-cpus // model["cluster_cpus"])
+    e = uj(model["active_mw"], row["active_us"]) + uj(model["off_mw"], row["off_us"])
+    e += row["transitions"] * row["transition_uj"] * transition_scale
+    e += uj(model["cluster_mw"], max(row["wall_us"] * clusters - row["clusters_off_us"], 0))
+    e += uj(model["wfi_mw"], row["state0_us"])
+    for i in (1, 2):
+        if f"idle{i}_mw" in model:
+            mw = model[f"idle{i}_mw"] * (deep_scale if i == 2 else 1)
+            e += uj(mw, row[f"state{i}_us"]) + row[f"entries{i}"] * model[f"idle{i}_uj"]
+    return e
+
+
 def energy_uj(row, model, cpus, transition_scale=1.0, deep_scale=1.0, cluster_mw=None):
     """The kernel's model, term by term (kernel/governor/model.c): us x mW = nJ.
     cluster_mw, if given, replaces the cluster's awake power (active and
@@ -96,6 +118,8 @@ def energy_uj(row, model, cpus, transition_scale=1.0, deep_scale=1.0, cluster_mw
         model = dict(model, cluster_mw=cluster_mw, cluster_idle_mw=cluster_mw)
     def uj(mw, us):
         return mw * us / 1000.0
+    if "clusters_off_us" in row:
+        return energy_uj_hotplug_only(row, model, cpus, transition_scale, deep_scale)
     e = uj(model["active_mw"], row["active_us"]) + uj(model["off_mw"], row["off_us"])
     e += row["transitions"] * row["transition_uj"] * transition_scale
     cluster_wall = row["wall_us"] * row["clusters"]
@@ -327,7 +351,7 @@ def markdown_workload(model, rows, cpus, w):
         out.append(f"| {r['strategy']} | {r['energy_uj'] / 1000:.0f} | {eq / 1000:.0f} "
                    f"| {100.0 * eq / base_eq - 100:+.1f}% | {r['cpu_ms']} | {r['p50_us']} "
                    f"| {r['p99_us']} | {r['transitions']} "
-                   f"| {r['entries0']}/{r['entries1']}/{r['entries2']}/{r['entries3']} |")
+                   f"| {entries(r)} |")
     return "\n".join(out)
 
 
@@ -429,7 +453,7 @@ def main():
             print(f"{w}: {r['strategy']:<18} {r['energy_uj'] / 1000:9.0f} {eq / 1000:9.0f} "
                   f"{100.0 * eq / base_eq - 100:+8.1f}% "
                   f"{r['cpu_ms']:7} {r['p50_us']:7} {r['p99_us']:7} {r['transitions']:7}  "
-                  f"{r['entries0']}/{r['entries1']}/{r['entries2']}/{r['entries3']}")
+                  f"{entries(r)}")
         for cl in CLUSTER_MW:
             cells = []
             for ds in DEEP_POWER_SCALES:

@@ -18,10 +18,11 @@
  *        + sum over clusters of power x time busy, idle and down
  *        + cluster power-downs x the cluster's entry energy.
  *
- * Two sets of figures (power.model=): "juno-a53", ARM's published
- * energy model of the Cortex-A53 cluster of the Juno r0/r2 board (its
- * source named beside each figure, power_models[] below), and
- * "invented", the default, illustrative figures.
+ * Two sets of figures (the key model=): "juno-a53", the default, ARM's
+ * published energy model of the Cortex-A53 cluster of the Juno r0/r2
+ * board (its source named beside each figure, power_models[] below),
+ * and "invented", illustrative figures kept as the alternative that
+ * shows what the choice of figures does.
  */
 #define pr_fmt(fmt) fmt
 #include <kernel/cpu.h>
@@ -95,11 +96,6 @@ static const struct power_model power_models[] = {
 
 struct power_model power_model;
 
-static char model_word[16] = "invented";
-param_string("power.model", model_word,
-	     "juno-a53|invented: the power figures (default invented; juno-a53 "
-	     "is ARM's published Juno A53 model)");
-
 /* Load model name's figures at its top OPP; -EINVAL if it is unknown. */
 int power_model_load(const char *name)
 {
@@ -118,12 +114,10 @@ int power_model_load(const char *name)
 	return -EINVAL;
 }
 
-/* At first use: power.model=, or the default if that word is unknown. */
+/* At first use: the default, juno-a53 (power.model=model=NAME changes it). */
 static void model_ready(void)
 {
-	if (power_model.name)
-		return;
-	if (power_model_load(model_word))
+	if (!power_model.name)
 		power_model_load(power_models[0].name);
 }
 
