@@ -61,7 +61,7 @@ time-y := $(addprefix kernel/time/, timekeeping.o timer.o tick.o \
 mm-y := $(addprefix kernel/mm/, memblock.o page_alloc.o kmalloc.o \
 	kmalloc_cache.o percpu.o)
 sched-y := $(addprefix kernel/sched/, core.o kthread.o idle.o wait.o \
-	mutex.o hotplug.o hung_task.o pack.o shell.o)
+	mutex.o hotplug.o hung_task.o pack.o shell.o cpufreq.o)
 rcu-y := $(addprefix kernel/rcu/, tree.o callbacks.o expedited.o stall.o \
 	stats.o)
 trace-y := $(addprefix kernel/trace/, ring.o trace.o dump.o)

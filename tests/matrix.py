@@ -907,16 +907,16 @@ BOOTS = [
                   expect=(r"^error: cluster_cpus wants a whole number in \[1, 4096\]$",)),
              Step(PROMPT, "power cluster_cpus=1\r",
                   expect=(r"^error: cluster_cpus=1: the device tree groups the CPUs",)),
-             Step(PROMPT, "power opp=7\r",
-                  expect=(r"^error: opp wants 0\.\.4 \(model juno-a53\)$",)),
              Step(PROMPT, "power model=turbo\r",
                   expect=(r"^error: unknown power model 'turbo' \(juno-a53 invented\)$",)),
              Step(PROMPT, "power idle2_mw=3\r",
-                  expect=(r"^power: model juno-a53 \(published\): opp=4 opp_khz=850000 ",
+                  expect=(r"^power: model juno-a53 \(published\): opp_khz=450000/575000/700000/"
+                          r"775000/850000 opp_capacity=235/302/368/406/447 opp_cpu_mw=33/46/61/"
+                          r"76/93 opp_cluster_mw=26/30/39/47/57 cpufreq=schedutil ",
                           r"\bidle2_mw=3 idle2_uj=\d+ .*\bcluster_mw=57 cluster_idle_mw=56 "
                           r"cluster_down_mw=17 cluster_uj=\d+ clusters=2$")),
              Step(PROMPT, "power model=invented\r",
-                  expect=(r"^power: model invented \(illustrative\): opp=0 ",)),
+                  expect=(r"^power: model invented \(illustrative\): opp_khz=1200000 ",)),
              Step(PROMPT, "policy rqdepth cost_aware=2\r",
                   expect=(r"^error: cost_aware wants a whole number in \[0, 1\], not '2'$",)),
              Step(PROMPT, "cpus\r", check=cpus_table([0x0, 0x1, 0x2, 0x3])),

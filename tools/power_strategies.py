@@ -49,7 +49,8 @@ FIELDS = ["workload", "strategy", "wall_us", "active_us", "idle_us", "off_us",
           "entries1", "entries2", "entries3", "clusters", "clusters_idle_us",
           "clusters_down_us", "cluster_downs", "cluster_uj", "transitions",
           "transition_uj", "energy_uj", "units", "cpu_ms", "wakeups", "p50_us",
-          "p99_us", "break_even_ms"]
+          "p99_us", "break_even_ms", "opp_busy_us"]
+LISTS = ("opp_busy_us", "opp_khz", "opp_capacity", "opp_cpu_mw", "opp_cluster_mw")
 TRANSITION_SCALES = [0.1, 0.3, 1, 3, 10, 30, 100, 300, 1000]
 DEEP_POWER_SCALES = [0.5, 1, 2, 5, 10]
 CLUSTER_MW = [0, 10, 40, 80]
@@ -71,7 +72,8 @@ def parse(lines, run=None):
             for word in m.group(2).split():
                 if "=" in word:
                     k, v = word.split("=", 1)
-                    model[k] = int(v)
+                    model[k] = ([int(x) for x in v.split("/")] if k in LISTS
+                                else v if k == "cpufreq" else int(v))
             continue
         m = CPUS.match(line)
         if m:
@@ -83,7 +85,7 @@ def parse(lines, run=None):
                 continue
             row = dict(zip(FIELDS, values))
             for k in FIELDS[2:]:
-                row[k] = int(row[k])
+                row[k] = [int(x) for x in row[k].split("/")] if k in LISTS else int(row[k])
             rows.append(row)
     return model, rows, cpus
 
@@ -110,6 +112,22 @@ def energy_uj_hotplug_only(row, model, cpus, transition_scale, deep_scale):
     return e
 
 
+def opp_energy_uj(row, model, cluster_busy_us, cluster_mw=None):
+    """Busy time per OPP at capacity-scaled length, the displaced idle
+    priced at WFI's and the cluster's idle power (model.c's
+    opp_energy_uj()); the sweep's cluster_mw replaces every OPP's."""
+    caps = model["opp_capacity"]
+    top = caps[-1]
+    e = 0
+    for k, cap in enumerate(caps):
+        t_us = row["opp_busy_us"][k]
+        c_us = cluster_busy_us * t_us // row["active_us"] if row["active_us"] else 0
+        cl_mw = model["opp_cluster_mw"][k] if cluster_mw is None else cluster_mw
+        e += t_us * (model["opp_cpu_mw"][k] * top - model["wfi_mw"] * (top - cap)) // cap
+        e += c_us * (cl_mw * top - model["cluster_idle_mw"] * (top - cap)) // cap
+    return max(e / 1000.0, 0)
+
+
 def energy_uj(row, model, cpus, transition_scale=1.0, deep_scale=1.0, cluster_mw=None):
     """The kernel's model, term by term (kernel/governor/model.c): us x mW = nJ.
     cluster_mw, if given, replaces the cluster's awake power (active and
@@ -120,12 +138,12 @@ def energy_uj(row, model, cpus, transition_scale=1.0, deep_scale=1.0, cluster_mw
         return mw * us / 1000.0
     if "clusters_off_us" in row:
         return energy_uj_hotplug_only(row, model, cpus, transition_scale, deep_scale)
-    e = uj(model["active_mw"], row["active_us"]) + uj(model["off_mw"], row["off_us"])
+    e = uj(model["off_mw"], row["off_us"])
     e += row["transitions"] * row["transition_uj"] * transition_scale
     cluster_wall = row["wall_us"] * row["clusters"]
     idle = min(row["clusters_idle_us"], cluster_wall)
     down = min(row["clusters_down_us"], idle)
-    e += uj(model["cluster_mw"], cluster_wall - idle)
+    e += opp_energy_uj(row, model, cluster_wall - idle, cluster_mw)
     e += uj(model["cluster_idle_mw"], idle - down) + uj(model["cluster_down_mw"], down)
     e += row["cluster_downs"] * row["cluster_uj"]
     e += uj(model["wfi_mw"], row["state0_us"])

@@ -92,6 +92,8 @@ struct cpuidle_cluster {
 /* Indexed by cluster id (< nr_cpu_ids): enough for any grouping. */
 static DEFINE_CPU_ARRAY(struct cpuidle_cluster, clusters);
 static DEFINE_CPU_ARRAY(unsigned int, cpu_cluster);
+/* The next CPU of the same cluster, round to the first: a ring per cluster. */
+static DEFINE_CPU_ARRAY(unsigned int, cluster_next);
 static DEFINE_CPU_ARRAY(bool, cpu_is_off);
 static unsigned int nr_clusters;
 /* The tree's grouping (cpuidle_register_clusters()), else by this size. */
@@ -198,6 +200,24 @@ static int forced_choice(int idx, u32 limit)
 	return idx;
 }
 
+/* Link each cluster's CPUs in a ring (cluster_next) from cpu_cluster. */
+static void clusters_link(void)
+{
+	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++) {
+		unsigned int next = cpu;
+
+		for (unsigned int i = 1; i < nr_cpu_ids; i++) {
+			unsigned int o = (cpu + i) % nr_cpu_ids;
+
+			if (cpu_cluster[o] == cpu_cluster[cpu]) {
+				next = o;
+				break;
+			}
+		}
+		cluster_next[cpu] = next;
+	}
+}
+
 static void clusters_group(void)
 {
 	nr_clusters = DIV_ROUND_UP(nr_cpu_ids, cluster_cpus);
@@ -207,6 +227,7 @@ static void clusters_group(void)
 		cpu_cluster[cpu] = cpu / cluster_cpus;
 		clusters[cpu / cluster_cpus].cpus++;
 	}
+	clusters_link();
 }
 
 /* Lazily, the default grouping: nothing else sets the arrays up early. */
@@ -282,6 +303,12 @@ unsigned int cpuidle_cpu_cluster(unsigned int cpu)
 	return cpu < nr_cpu_ids && cpu_cluster ? cpu_cluster[cpu] : 0;
 }
 
+unsigned int cpuidle_cluster_next(unsigned int cpu)
+{
+	clusters_ready();
+	return cpu < nr_cpu_ids && cluster_next ? cluster_next[cpu] : cpu;
+}
+
 void cpuidle_cluster_stats(unsigned int c, struct cpuidle_cluster_stats *st)
 {
 	unsigned long flags;
@@ -342,6 +369,7 @@ void cpuidle_register_clusters(const unsigned int *cluster_of, unsigned int nr)
 		cpu_cluster[cpu] = cluster_of[cpu];
 		clusters[cluster_of[cpu]].cpus++;
 	}
+	clusters_link();
 	nr_clusters = nr;
 	clusters_from_tree = true;
 }

@@ -141,6 +141,8 @@ struct cpuidle_cluster_stats {
 };
 unsigned int cpuidle_nr_clusters(void);
 unsigned int cpuidle_cpu_cluster(unsigned int cpu);
+/* The next CPU of cpu's cluster, cpu itself last: walk a cluster with it. */
+unsigned int cpuidle_cluster_next(unsigned int cpu);
 void cpuidle_cluster_stats(unsigned int c, struct cpuidle_cluster_stats *st);
 /* The same summed over every cluster (cpus: every CPU). */
 void cpuidle_clusters_sum(struct cpuidle_cluster_stats *sum);

@@ -96,6 +96,16 @@ static const struct power_model power_models[] = {
 
 struct power_model power_model;
 
+/* The model's OPP capacities, for the scheduler's choice. */
+static const unsigned int *caps(void)
+{
+	static unsigned int c[POWER_OPP_MAX];
+
+	for (unsigned int k = 0; k < power_model.nr_opps; k++)
+		c[k] = power_model.opp[k].capacity;
+	return c;
+}
+
 /* Load model name's figures at its top OPP; -EINVAL if it is unknown. */
 int power_model_load(const char *name)
 {
@@ -108,6 +118,7 @@ int power_model_load(const char *name)
 		for (int j = 0; j < POWER_IDLE_MAX; j++)
 			power_model.idle_uj[j] = POWER_UJ_DERIVED;
 		power_model.cluster_uj = POWER_UJ_DERIVED;
+		sched_cpufreq_set_opps(caps(), power_model.nr_opps);
 		return 0;
 	}
 	pr_info("error: unknown power model '%s' (juno-a53 invented)\n", name);
@@ -125,11 +136,6 @@ static unsigned int active_mw(void)
 {
 	model_ready();
 	return power_model.opp[power_model.cur_opp].cpu_mw;
-}
-
-static unsigned int cluster_active_mw(void)
-{
-	return power_model.opp[power_model.cur_opp].cluster_mw;
 }
 
 /* ---- the meter ---------------------------------------------------------- */
@@ -155,6 +161,8 @@ int power_meter_start(struct power_meter *m)
 	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++) {
 		sched_cpu_stats(cpu, &cs);
 		m->cpu[cpu].busy_ns = cs.busy_ns;
+		memcpy(m->cpu[cpu].opp_busy_ns, cs.opp_busy_ns,
+		       sizeof(cs.opp_busy_ns));
 		m->cpu[cpu].idle_ns = cs.idle_ns;
 		cpuidle_get_usage(cpu, m->cpu[cpu].idle, CPUIDLE_STATE_MAX);
 	}
@@ -244,6 +252,41 @@ unsigned int power_break_even_ms(void)
 }
 
 /*
+ * Busy time at each OPP, for the cores and their clusters. QEMU ran the
+ * work at one speed, the top OPP's: at OPP k the same work takes
+ * cap_top / cap_k as long, at that OPP's power, and the extra time
+ * displaces idle time (priced at WFI's and the cluster's idle power, the
+ * shallowest). A cluster's busy time (some core of it running) is split
+ * over the OPPs as its cores' busy time is. Signed: with Juno's figures a
+ * stretched low-OPP cluster can cost less than the idle it displaces.
+ */
+static u64 opp_energy_uj(const struct power_result *r, u64 cluster_busy_ns)
+{
+	const struct power_model *pm = &power_model;
+	unsigned int top = pm->opp[pm->nr_opps - 1].capacity;
+	s64 e = 0;
+
+	for (unsigned int k = 0; k < pm->nr_opps; k++) {
+		const struct power_opp *o = &pm->opp[k];
+		u64 t_us = r->opp_busy_ns[k] / 1000, c_us;
+
+		c_us = r->active_ns ? cluster_busy_ns / 1000 *
+					      r->opp_busy_ns[k] / r->active_ns
+				    : 0;
+		e += (s64)t_us *
+		     ((s64)o->cpu_mw * top -
+		      (s64)pm->wfi_mw * (top - o->capacity)) /
+		     o->capacity;
+		e += (s64)c_us *
+		     ((s64)o->cluster_mw * top -
+		      (s64)pm->cluster_idle_mw * (top - o->capacity)) /
+		     o->capacity;
+	}
+	e /= 1000; /* mW x us = nJ */
+	return e > 0 ? (u64)e : 0;
+}
+
+/*
  * A core's time off is what is left of the wall time once its active and
  * idle time are counted: the scheduler's counters stand still while it
  * is off. Its idle time is split by state as cpuidle counted it; idle
@@ -271,6 +314,9 @@ void power_meter_read(const struct power_meter *m, struct power_result *r)
 		busy = cs.busy_ns - m->cpu[cpu].busy_ns;
 		idle = cs.idle_ns - m->cpu[cpu].idle_ns;
 		r->active_ns += busy;
+		for (int k = 0; k < POWER_OPP_MAX; k++)
+			r->opp_busy_ns[k] +=
+				cs.opp_busy_ns[k] - m->cpu[cpu].opp_busy_ns[k];
 		r->idle_ns += idle;
 		r->off_ns +=
 			r->wall_ns > busy + idle ? r->wall_ns - busy - idle : 0;
@@ -296,14 +342,12 @@ void power_meter_read(const struct power_meter *m, struct power_result *r)
 	r->clusters_down_ns = min(r->clusters_down_ns, r->clusters_idle_ns);
 	per_op = r->transition_uj = power_transition_uj();
 	r->cluster_uj = cluster_entry_uj();
-	r->energy_uj = uj(active_mw(), r->active_ns) +
+	r->energy_uj = opp_energy_uj(r, cluster_wall - r->clusters_idle_ns) +
 		       uj(pm->off_mw, r->off_ns) + r->transitions * per_op;
-	r->energy_uj +=
-		uj(cluster_active_mw(), cluster_wall - r->clusters_idle_ns) +
-		uj(pm->cluster_idle_mw,
-		   r->clusters_idle_ns - r->clusters_down_ns) +
-		uj(pm->cluster_down_mw, r->clusters_down_ns) +
-		r->cluster_downs * r->cluster_uj;
+	r->energy_uj += uj(pm->cluster_idle_mw,
+			   r->clusters_idle_ns - r->clusters_down_ns) +
+			uj(pm->cluster_down_mw, r->clusters_down_ns) +
+			r->cluster_downs * r->cluster_uj;
 	r->energy_uj += uj(pm->wfi_mw, r->state_ns[0]);
 	for (int i = 1; i < n && i < POWER_IDLE_MAX; i++)
 		r->energy_uj += uj(pm->idle_mw[i], r->state_ns[i]) +
@@ -313,8 +357,9 @@ void power_meter_read(const struct power_meter *m, struct power_result *r)
 /* ---- tunables ------------------------------------------------------------ */
 
 /*
- * Keys with a NULL val are the OPP in use's figures (active_mw,
- * cluster_mw) or act on something else (opp, cluster_cpus): key_set().
+ * Keys with a NULL val are the top OPP's figures (active_mw, cluster_mw:
+ * what fixed costs are priced at) or act on something else
+ * (cluster_cpus): key_set().
  */
 static const struct {
 	const char *key;
@@ -323,7 +368,6 @@ static const struct {
 } keys[] = {
 	{"active_mw", NULL, 0, 100000},
 	{"cluster_mw", NULL, 0, 100000},
-	{"opp", NULL, 0, POWER_OPP_MAX - 1},
 	{"cluster_cpus", NULL, 1, 4096},
 	{"wfi_mw", &power_model.wfi_mw, 0, 100000},
 	{"off_mw", &power_model.off_mw, 0, 100000},
@@ -354,13 +398,6 @@ static int key_set(size_t i, unsigned int v)
 		opp->cpu_mw = v;
 	} else if (!strcmp(keys[i].key, "cluster_mw")) {
 		opp->cluster_mw = v;
-	} else if (!strcmp(keys[i].key, "opp")) {
-		if (v >= power_model.nr_opps) {
-			pr_info("error: opp wants 0..%u (model %s)\n",
-				power_model.nr_opps - 1, power_model.name);
-			return -EINVAL;
-		}
-		power_model.cur_opp = v;
 	} else {
 		err = cpuidle_set_cluster_cpus(v);
 		if (err)
@@ -404,37 +441,60 @@ int power_model_set(const char *kv)
 		return key_set(i, v);
 	}
 	pr_info("error: unknown power model key '%.*s' (model active_mw "
-		"cluster_mw opp wfi_mw off_mw transition_uj fw_uj idleN_mw "
+		"cluster_mw wfi_mw off_mw transition_uj fw_uj idleN_mw "
 		"idleN_uj cluster_idle_mw cluster_down_mw cluster_uj "
 		"cluster_cpus)\n",
 		(int)klen, kv);
 	return -EINVAL;
 }
 
+/* "a/b/c": field f of every OPP, for the host tool. */
+static void opp_list(char *buf, size_t size, int f)
+{
+	int len = 0;
+
+	buf[0] = '\0';
+	for (unsigned int k = 0; k < power_model.nr_opps; k++) {
+		const struct power_opp *o = &power_model.opp[k];
+		unsigned int v = f == 0	  ? o->khz
+				 : f == 1 ? o->capacity
+				 : f == 2 ? o->cpu_mw
+					  : o->cluster_mw;
+
+		len += snprintf(buf + len, size - len, "%s%u", k ? "/" : "", v);
+	}
+}
+
 void power_model_print(void)
 {
 	const struct power_model *pm = &power_model;
-	const struct power_opp *opp;
-	char idle[160];
+	char idle[160], khz[64], cap[48], cpu[48], cl[48];
 	int len = 0;
 
 	model_ready();
-	opp = &pm->opp[pm->cur_opp];
 	for (int i = 1; i < cpuidle_state_count() && i < POWER_IDLE_MAX; i++)
 		len += snprintf(idle + len, sizeof(idle) - len,
 				" idle%d_mw=%u idle%d_uj=%llu", i,
 				pm->idle_mw[i], i,
 				(unsigned long long)entry_uj(i));
 	idle[len] = '\0';
-	pr_info("power: model %s (%s): opp=%u opp_khz=%u capacity=%u "
-		"active_mw=%u wfi_mw=%u off_mw=%u transition_uj=%llu%s "
-		"fw_uj=%u%s cluster_mw=%u cluster_idle_mw=%u "
-		"cluster_down_mw=%u cluster_uj=%llu clusters=%u\n",
+	opp_list(khz, sizeof(khz), 0);
+	opp_list(cap, sizeof(cap), 1);
+	opp_list(cpu, sizeof(cpu), 2);
+	opp_list(cl, sizeof(cl), 3);
+	pr_info("power: model %s (%s): opp_khz=%s opp_capacity=%s "
+		"opp_cpu_mw=%s opp_cluster_mw=%s cpufreq=%s active_mw=%u "
+		"wfi_mw=%u off_mw=%u transition_uj=%llu%s fw_uj=%u%s "
+		"cluster_mw=%u cluster_idle_mw=%u cluster_down_mw=%u "
+		"cluster_uj=%llu clusters=%u\n",
 		pm->name,
 		strcmp(pm->name, "invented") ? "published" : "illustrative",
-		pm->cur_opp, opp->khz, opp->capacity, opp->cpu_mw, pm->wfi_mw,
-		pm->off_mw, (unsigned long long)power_transition_uj(),
+		khz, cap, cpu, cl,
+		sched_cpufreq_performance() ? "performance" : "schedutil",
+		active_mw(), pm->wfi_mw, pm->off_mw,
+		(unsigned long long)power_transition_uj(),
 		pm->transition_uj ? "" : " (measured)", pm->fw_uj, idle,
-		opp->cluster_mw, pm->cluster_idle_mw, pm->cluster_down_mw,
-		(unsigned long long)cluster_entry_uj(), cpuidle_nr_clusters());
+		pm->opp[pm->cur_opp].cluster_mw, pm->cluster_idle_mw,
+		pm->cluster_down_mw, (unsigned long long)cluster_entry_uj(),
+		cpuidle_nr_clusters());
 }

@@ -4,6 +4,7 @@
 
 #include <kernel/cpuidle.h>
 #include <kernel/governor.h>
+#include <kernel/sched.h>
 #include <lib/cpumask.h>
 #include <lib/types.h>
 
@@ -20,7 +21,7 @@ unsigned int gov_policy_want(enum gov_policy p, const struct gov_tunables *t,
  * constant, or transition_uj if set.
  */
 #define POWER_IDLE_MAX 4 /* idle states 1..3 have tunables */
-#define POWER_OPP_MAX 8
+#define POWER_OPP_MAX SCHED_OPP_MAX
 #define POWER_UJ_DERIVED 0xffffffffU /* entry energy: exit latency x active */
 struct power_opp {
 	unsigned int khz;
@@ -32,7 +33,7 @@ struct power_model {
 	const char *name;
 	struct power_opp opp[POWER_OPP_MAX];
 	unsigned int nr_opps;
-	unsigned int cur_opp; /* the one work runs at */
+	unsigned int cur_opp; /* the top: what fixed costs are priced at */
 	unsigned int wfi_mw;
 	unsigned int idle_mw[POWER_IDLE_MAX]; /* [0] unused: WFI is wfi_mw */
 	unsigned int idle_uj[POWER_IDLE_MAX];
@@ -50,6 +51,7 @@ int power_model_load(const char *name);
 /* Counters at the start of a measurement. */
 struct power_meter_cpu {
 	u64 busy_ns, idle_ns;
+	u64 opp_busy_ns[POWER_OPP_MAX];
 	struct cpuidle_state_usage idle[CPUIDLE_STATE_MAX];
 };
 struct power_meter {
@@ -62,6 +64,7 @@ struct power_meter {
 struct power_result {
 	u64 wall_ns;
 	u64 active_ns, idle_ns, off_ns; /* summed over CPUs */
+	u64 opp_busy_ns[POWER_OPP_MAX]; /* active_ns by operating point */
 	u64 state_ns[CPUIDLE_STATE_MAX]; /* idle_ns by state; [0] WFI */
 	u64 state_entries[CPUIDLE_STATE_MAX];
 	unsigned int nr_clusters;

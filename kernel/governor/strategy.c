@@ -26,6 +26,7 @@
 #include <kernel/sched.h>
 #include <kernel/time.h>
 #include <lib/errno.h>
+#include <lib/printf.h>
 #include <string.h>
 #include "power.h"
 
@@ -109,10 +110,16 @@ static unsigned long long us(u64 ns)
 static void print_raw(const char *workload, const struct strategy_row *r)
 {
 	const struct power_result *p = &r->pr;
+	char opp[128];
+	int len = 0;
+
+	for (int k = 0; k < POWER_OPP_MAX; k++)
+		len += snprintf(opp + len, sizeof(opp) - len, "%s%llu",
+				k ? "/" : "", us(p->opp_busy_ns[k]));
 
 	printk(KERN_INFO "power-row,%s,%s,%llu,%llu,%llu,%llu,%llu,%llu,%llu,"
 			 "%llu,%llu,%llu,%llu,%llu,%u,%llu,%llu,%llu,%llu,"
-			 "%llu,%llu,%llu,%llu,%llu,%u,%llu,%llu,%u\n",
+			 "%llu,%llu,%llu,%llu,%llu,%u,%llu,%llu,%u,%s\n",
 	       workload, r->s->name, us(p->wall_ns), us(p->active_ns),
 	       us(p->idle_ns), us(p->off_ns), us(p->state_ns[0]),
 	       us(p->state_ns[1]), us(p->state_ns[2]), us(p->state_ns[3]),
@@ -128,7 +135,8 @@ static void print_raw(const char *workload, const struct strategy_row *r)
 	       (unsigned long long)p->energy_uj,
 	       (unsigned long long)r->wl.units,
 	       (unsigned long long)(r->wl.cpu_ns / 1000000), r->wl.wakeups,
-	       us(r->wl.lat_p50_ns), us(r->wl.lat_p99_ns), r->break_even_ms);
+	       us(r->wl.lat_p50_ns), us(r->wl.lat_p99_ns), r->break_even_ms,
+	       opp);
 }
 
 static void print_table(const char *workload, const struct strategy_row *rows,
@@ -210,7 +218,7 @@ int power_strategies(char *const *only, int nr_only, char *const *wls,
 	       "entries1,entries2,entries3,clusters,clusters_idle_us,"
 	       "clusters_down_us,cluster_downs,cluster_uj,transitions,"
 	       "transition_uj,energy_uj,units,cpu_ms,wakeups,p50_us,"
-	       "p99_us,break_even_ms\n");
+	       "p99_us,break_even_ms,opp_busy_us\n");
 	for (unsigned int w = 0; w < wl_nr_workloads; w++) {
 		const struct wl_workload *wl = &wl_workloads[w];
 		int n = 0;

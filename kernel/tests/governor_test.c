@@ -527,6 +527,33 @@ static void governor_rejects_bad_input(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, memcmp(&t, &before, sizeof(t)), 0);
 }
 
+/*
+ * Schedutil's choice: the lowest OPP whose capacity covers util x 1.25.
+ * Juno's A53 capacities (235 302 368 406 447): idle wants the lowest; a
+ * CPU half busy at top speed wants 279 of capacity, so 302; 60 % wants
+ * 335, so 368; 80 % or more wants all 447. Bad tables are refused.
+ */
+static void governor_opp_from_utilisation(struct kunit *test)
+{
+	static const unsigned int caps[] = {235, 302, 368, 406, 447};
+	static const unsigned int down[] = {447, 235}, zero[] = {0, 235};
+	unsigned int n = ARRAY_SIZE(caps);
+
+	KUNIT_EXPECT_EQ(test, sugov_next_opp(0, caps, n), 0U);
+	KUNIT_EXPECT_EQ(test, sugov_next_opp(1024 * 40 / 100, caps, n), 0U);
+	KUNIT_EXPECT_EQ(test, sugov_next_opp(1024 / 2, caps, n), 1U);
+	KUNIT_EXPECT_EQ(test, sugov_next_opp(1024 * 60 / 100, caps, n), 2U);
+	KUNIT_EXPECT_EQ(test, sugov_next_opp(1024 * 70 / 100, caps, n), 3U);
+	KUNIT_EXPECT_EQ(test, sugov_next_opp(1024 * 80 / 100, caps, n), 4U);
+	KUNIT_EXPECT_EQ(test, sugov_next_opp(1024, caps, n), 4U);
+	KUNIT_EXPECT_EQ(test, sugov_next_opp(1024, caps, 1), 0U);
+	KUNIT_EXPECT_EQ(test, sched_cpufreq_set_opps(down, 2), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sched_cpufreq_set_opps(zero, 2), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sched_cpufreq_set_opps(caps, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sched_cpufreq_set_opps(caps, SCHED_OPP_MAX + 1),
+			-EINVAL);
+}
+
 static const struct kunit_case governor_cases[] = {
 	KUNIT_CASE(governor_rejects_bad_input),
 	KUNIT_CASE(governor_up_within_up_delay),
@@ -536,6 +563,7 @@ static const struct kunit_case governor_cases[] = {
 	KUNIT_CASE(governor_manual_off_wins),
 	KUNIT_CASE(governor_manual_ops_race_governor),
 	KUNIT_CASE(governor_cost_aware_waits_break_even),
+	KUNIT_CASE(governor_opp_from_utilisation),
 	{},
 };
 
