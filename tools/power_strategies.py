@@ -49,7 +49,7 @@ FIELDS = ["workload", "strategy", "wall_us", "active_us", "idle_us", "off_us",
           "entries1", "entries2", "entries3", "clusters", "clusters_idle_us",
           "clusters_down_us", "cluster_downs", "cluster_uj", "transitions",
           "transition_uj", "energy_uj", "units", "cpu_ms", "wakeups", "p50_us",
-          "p99_us", "break_even_ms", "opp_busy_us"]
+          "p99_us", "break_even_ms", "opp_busy_us", "stall_us"]
 LISTS = ("opp_busy_us", "opp_khz", "opp_capacity", "opp_cpu_mw", "opp_cluster_mw")
 TRANSITION_SCALES = [0.1, 0.3, 1, 3, 10, 30, 100, 300, 1000]
 DEEP_POWER_SCALES = [0.5, 1, 2, 5, 10]
@@ -140,6 +140,7 @@ def energy_uj(row, model, cpus, transition_scale=1.0, deep_scale=1.0, cluster_mw
         return energy_uj_hotplug_only(row, model, cpus, transition_scale, deep_scale)
     e = uj(model["off_mw"], row["off_us"])
     e += row["transitions"] * row["transition_uj"] * transition_scale
+    e += uj(model["active_mw"] - min(model["active_mw"], model["wfi_mw"]), row["stall_us"])
     cluster_wall = row["wall_us"] * row["clusters"]
     idle = min(row["clusters_idle_us"], cluster_wall)
     down = min(row["clusters_down_us"], idle)
@@ -317,7 +318,8 @@ def plot_sweep(png, sw):
 
 SMOKE_LOG = "build/power-strategies-smoke.log"
 STRATEGIES = ["spread", "hotplug-rqdepth", "hotplug-load", "pack", "idle", "pack+idle",
-              "hotplug+idle", "cost-hotplug+idle"]
+              "hotplug+idle", "cost-hotplug+idle", "hotplug+idle-2013",
+              "cost-hotplug+idle-2013"]
 WORKLOADS = ["phased", "phone", "storm"]
 
 

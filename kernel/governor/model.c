@@ -9,12 +9,16 @@
  * (cpuidle.c counts these times as the firmware would): whichever
  * strategy gets a cluster down, idle states or hotplug, is credited.
  * A hotplug operation costs the kernel's own measured time for it at
- * active power (the median down and up of this boot) plus a firmware
- * constant (cache flush, power gating and restore), unless transition_uj
- * fixes it.
+ * active power (the mean of the run's own downs and ups; the boot's
+ * median down and up before any) plus a firmware constant (cache flush,
+ * power gating and restore), unless transition_uj fixes it. Under
+ * hotplug.sync=stop_machine the other CPUs spin stopped meanwhile: that
+ * stall, summed over CPUs, costs active power over the WFI its time was
+ * counted as.
  *
  * energy = sum over cores and states of power x time
  *        + idle entries x entry energy + hotplug operations x transition
+ *        + stop_machine's stall x (active - WFI)
  *        + sum over clusters of power x time busy, idle and down
  *        + cluster power-downs x the cluster's entry energy.
  *
@@ -31,6 +35,7 @@
 #include <kernel/params.h>
 #include <kernel/printk.h>
 #include <kernel/sched.h>
+#include <kernel/stop_machine.h>
 #include <kernel/time.h>
 #include <lib/errno.h>
 #include <lib/printf.h>
@@ -148,6 +153,15 @@ static u64 hotplug_ops(void)
 	return hs.ups + hs.downs;
 }
 
+/* Every down's and up's time since boot, summed. */
+static u64 hotplug_op_ns(void)
+{
+	struct cpuhp_stats hs;
+
+	hotplug_get_stats(&hs);
+	return hs.down_total_ns + hs.up_total_ns;
+}
+
 int power_meter_start(struct power_meter *m)
 {
 	struct sched_cpu_stats cs;
@@ -167,6 +181,8 @@ int power_meter_start(struct power_meter *m)
 		cpuidle_get_usage(cpu, m->cpu[cpu].idle, CPUIDLE_STATE_MAX);
 	}
 	m->transitions = hotplug_ops();
+	m->op_ns = hotplug_op_ns();
+	m->stall_ns = stop_machine_total_stop_ns();
 	cpuidle_clusters_sum(&m->clusters);
 	return 0;
 }
@@ -340,10 +356,20 @@ void power_meter_read(const struct power_meter *m, struct power_result *r)
 	cluster_wall = r->wall_ns * r->nr_clusters;
 	r->clusters_idle_ns = min(r->clusters_idle_ns, cluster_wall);
 	r->clusters_down_ns = min(r->clusters_down_ns, r->clusters_idle_ns);
-	per_op = r->transition_uj = power_transition_uj();
+	/* This run's own operations, priced at their mean time. */
+	r->stall_ns = stop_machine_total_stop_ns() - m->stall_ns;
+	if (r->transitions && !power_model.transition_uj)
+		per_op = uj(active_mw(),
+			    (hotplug_op_ns() - m->op_ns) / r->transitions) +
+			 power_model.fw_uj;
+	else
+		per_op = power_transition_uj();
+	r->transition_uj = per_op;
 	r->cluster_uj = cluster_entry_uj();
-	r->energy_uj = opp_energy_uj(r, cluster_wall - r->clusters_idle_ns) +
-		       uj(pm->off_mw, r->off_ns) + r->transitions * per_op;
+	r->energy_uj =
+		opp_energy_uj(r, cluster_wall - r->clusters_idle_ns) +
+		uj(pm->off_mw, r->off_ns) + r->transitions * per_op +
+		uj(active_mw() - min(active_mw(), pm->wfi_mw), r->stall_ns);
 	r->energy_uj += uj(pm->cluster_idle_mw,
 			   r->clusters_idle_ns - r->clusters_down_ns) +
 			uj(pm->cluster_down_mw, r->clusters_down_ns) +

@@ -58,6 +58,8 @@ struct power_meter {
 	u64 t0_ns;
 	struct power_meter_cpu *cpu; /* nr_cpu_ids entries, kmalloc'ed */
 	u64 transitions;
+	u64 op_ns; /* hotplug operations' time, summed */
+	u64 stall_ns; /* CPUs held by stop_machine(), summed */
 	struct cpuidle_cluster_stats clusters;
 };
 
@@ -74,6 +76,7 @@ struct power_result {
 	u64 cluster_uj; /* the energy of each, as the model priced it */
 	u64 transitions;
 	u64 transition_uj; /* the energy of each, as the model priced it */
+	u64 stall_ns; /* other CPUs held by stop_machine(), summed */
 	u64 energy_uj;
 };
 

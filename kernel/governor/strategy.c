@@ -12,6 +12,10 @@
  *   pack+idle          both of Ingo's: packing and idle states
  *   hotplug+idle       rqdepth hotplug with idle states
  *   cost-hotplug+idle  the same, its down delay the model's break-even
+ *   hotplug+idle-2013, cost-hotplug+idle-2013
+ *                      both again with hotplug.sync=stop_machine: each
+ *                      operation stops every other CPU, as Linux's
+ *                      cpu_down() did in 2013 (the stall is reported)
  *
  * Each run starts from every CPU online with nothing of the others left
  * set, and prints one `power-row,...` line with the raw figures, which
@@ -22,6 +26,7 @@
 #define pr_fmt(fmt) "power: " fmt
 #include <kernel/cpu.h>
 #include <kernel/cpuidle.h>
+#include <kernel/hotplug_sync.h>
 #include <kernel/printk.h>
 #include <kernel/sched.h>
 #include <kernel/time.h>
@@ -36,18 +41,28 @@ struct power_strategy {
 	bool cost_aware;
 	enum sched_mode mode;
 	bool idle_states;
+	bool stop_machine; /* hotplug.sync=stop_machine for the run */
 };
 
 static const struct power_strategy strategies[] = {
-	{"spread", GOV_NONE, false, SCHED_MODE_SPREAD, false},
-	{"hotplug-rqdepth", GOV_RQDEPTH, false, SCHED_MODE_SPREAD, false},
-	{"hotplug-load", GOV_LOAD, false, SCHED_MODE_SPREAD, false},
-	{"pack", GOV_NONE, false, SCHED_MODE_PACK, false},
-	{"idle", GOV_NONE, false, SCHED_MODE_SPREAD, true},
-	{"pack+idle", GOV_NONE, false, SCHED_MODE_PACK, true},
-	{"hotplug+idle", GOV_RQDEPTH, false, SCHED_MODE_SPREAD, true},
-	{"cost-hotplug+idle", GOV_RQDEPTH, true, SCHED_MODE_SPREAD, true},
+	{"spread", GOV_NONE, false, SCHED_MODE_SPREAD, false, false},
+	{"hotplug-rqdepth", GOV_RQDEPTH, false, SCHED_MODE_SPREAD, false,
+	 false},
+	{"hotplug-load", GOV_LOAD, false, SCHED_MODE_SPREAD, false, false},
+	{"pack", GOV_NONE, false, SCHED_MODE_PACK, false, false},
+	{"idle", GOV_NONE, false, SCHED_MODE_SPREAD, true, false},
+	{"pack+idle", GOV_NONE, false, SCHED_MODE_PACK, true, false},
+	{"hotplug+idle", GOV_RQDEPTH, false, SCHED_MODE_SPREAD, true, false},
+	{"cost-hotplug+idle", GOV_RQDEPTH, true, SCHED_MODE_SPREAD, true,
+	 false},
+	{"hotplug+idle-2013", GOV_RQDEPTH, false, SCHED_MODE_SPREAD, true,
+	 true},
+	{"cost-hotplug+idle-2013", GOV_RQDEPTH, true, SCHED_MODE_SPREAD, true,
+	 true},
 };
+
+/* The boot's hotplug design, which every run but the 2013 ones keeps. */
+static enum hotplug_sync boot_sync;
 
 #define NR_STRATEGIES ARRAY_SIZE(strategies)
 
@@ -65,6 +80,8 @@ static void strategy_reset(const struct gov_tunables *t)
 	cpu_up_all();
 	sched_set_mode(SCHED_MODE_SPREAD);
 	cpuidle_force_state(-1);
+	if (hotplug_sync_current() != boot_sync)
+		cpu_hotplug_set_sync(boot_sync);
 }
 
 static void strategy_apply(const struct power_strategy *s,
@@ -73,6 +90,8 @@ static void strategy_apply(const struct power_strategy *s,
 	struct gov_tunables t = *base;
 
 	sched_set_mode(s->mode);
+	if (s->stop_machine)
+		cpu_hotplug_set_sync(HOTPLUG_SYNC_STOP_MACHINE);
 	/* Without idle states, WFI only: state 0 forced. */
 	cpuidle_force_state(s->idle_states ? -1 : 0);
 	t.cost_aware = s->cost_aware;
@@ -119,7 +138,7 @@ static void print_raw(const char *workload, const struct strategy_row *r)
 
 	printk(KERN_INFO "power-row,%s,%s,%llu,%llu,%llu,%llu,%llu,%llu,%llu,"
 			 "%llu,%llu,%llu,%llu,%llu,%u,%llu,%llu,%llu,%llu,"
-			 "%llu,%llu,%llu,%llu,%llu,%u,%llu,%llu,%u,%s\n",
+			 "%llu,%llu,%llu,%llu,%llu,%u,%llu,%llu,%u,%s,%llu\n",
 	       workload, r->s->name, us(p->wall_ns), us(p->active_ns),
 	       us(p->idle_ns), us(p->off_ns), us(p->state_ns[0]),
 	       us(p->state_ns[1]), us(p->state_ns[2]), us(p->state_ns[3]),
@@ -136,26 +155,28 @@ static void print_raw(const char *workload, const struct strategy_row *r)
 	       (unsigned long long)r->wl.units,
 	       (unsigned long long)(r->wl.cpu_ns / 1000000), r->wl.wakeups,
 	       us(r->wl.lat_p50_ns), us(r->wl.lat_p99_ns), r->break_even_ms,
-	       opp);
+	       opp, us(p->stall_ns));
 }
 
 static void print_table(const char *workload, const struct strategy_row *rows,
 			int n)
 {
-	pr_info("%s: %-18s %9s %10s %9s %8s %8s %7s %8s %s\n", workload,
+	pr_info("%s: %-22s %9s %10s %9s %8s %8s %7s %8s %8s %s\n", workload,
 		"STRATEGY", "ENERGY-mJ", "WORK-UNITS", "CPU-ms", "P50-us",
-		"P99-us", "HOTPLUG", "CL-DOWN", "IDLE ENTRIES (per state)");
+		"P99-us", "HOTPLUG", "STALL-us", "CL-DOWN",
+		"IDLE ENTRIES (per state)");
 	for (int i = 0; i < n; i++) {
 		const struct strategy_row *r = &rows[i];
 
-		pr_info("%s: %-18s %9llu %10llu %9llu %8llu %8llu %7llu "
-			"%6llums %llu/%llu/%llu/%llu\n",
+		pr_info("%s: %-22s %9llu %10llu %9llu %8llu %8llu %7llu "
+			"%8llu %6llums %llu/%llu/%llu/%llu\n",
 			workload, r->s->name,
 			(unsigned long long)(r->pr.energy_uj / 1000),
 			(unsigned long long)r->wl.units,
 			(unsigned long long)(r->wl.cpu_ns / 1000000),
 			us(r->wl.lat_p50_ns), us(r->wl.lat_p99_ns),
 			(unsigned long long)r->pr.transitions,
+			us(r->pr.stall_ns),
 			(unsigned long long)(r->pr.clusters_down_ns / 1000000),
 			(unsigned long long)r->pr.state_entries[0],
 			(unsigned long long)r->pr.state_entries[1],
@@ -206,6 +227,7 @@ int power_strategies(char *const *only, int nr_only, char *const *wls,
 		return -EINVAL;
 	governor_get(&cur, &t);
 	gov_default_tunables(&t);
+	boot_sync = hotplug_sync_current();
 	power_model_print();
 	pr_info("strategies at %u%% of each workload on %u CPUs; idle "
 		"states: %d (%s%s%s)\n",
@@ -218,7 +240,7 @@ int power_strategies(char *const *only, int nr_only, char *const *wls,
 	       "entries1,entries2,entries3,clusters,clusters_idle_us,"
 	       "clusters_down_us,cluster_downs,cluster_uj,transitions,"
 	       "transition_uj,energy_uj,units,cpu_ms,wakeups,p50_us,"
-	       "p99_us,break_even_ms,opp_busy_us\n");
+	       "p99_us,break_even_ms,opp_busy_us,stall_us\n");
 	for (unsigned int w = 0; w < wl_nr_workloads; w++) {
 		const struct wl_workload *wl = &wl_workloads[w];
 		int n = 0;
