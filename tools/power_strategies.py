@@ -49,7 +49,8 @@ FIELDS = ["workload", "strategy", "wall_us", "active_us", "idle_us", "off_us",
           "entries1", "entries2", "entries3", "clusters", "clusters_idle_us",
           "clusters_down_us", "cluster_downs", "cluster_uj", "transitions",
           "transition_uj", "energy_uj", "units", "cpu_ms", "wakeups", "p50_us",
-          "p99_us", "break_even_ms", "opp_busy_us", "stall_us"]
+          "p99_us", "break_even_ms", "opp_busy_us", "stall_us", "frames",
+          "frame_misses"]
 LISTS = ("opp_busy_us", "opp_khz", "opp_capacity", "opp_cpu_mw", "opp_cluster_mw")
 TRANSITION_SCALES = [0.1, 0.3, 1, 3, 10, 30, 100, 300, 1000]
 DEEP_POWER_SCALES = [0.5, 1, 2, 5, 10]

@@ -14,6 +14,10 @@
  * A state the firmware refuses is disabled for every CPU and the reason
  * printed, outside the idle path (nothing prints with RCU not watching).
  *
+ * On QEMU's virt machine a CPU woken from state idx spins that state's
+ * exit latency (cpuidle-psci.c turns it on): QEMU's CPU_SUSPEND returns
+ * at once, so without it a deep state would cost a wake-up nothing.
+ *
  * Clusters. CPUs share a cluster (L2, SCU, interconnect) that can power
  * down only when none of its CPUs needs it. In PSCI's platform-coordinated
  * mode each CPU asks for the cluster's state with its own prediction (the
@@ -66,6 +70,16 @@ static struct {
 } refusal = {-1, 0};
 
 static DEFINE_CPU_ARRAY(struct cpuidle_device, cpuidle_devices);
+
+static bool exit_emulation, no_exit_emulation;
+param_flag("cpuidle.no_exit_emulation", no_exit_emulation,
+	   "on QEMU virt, do not spin each idle state's exit latency on "
+	   "wake-up (QEMU's CPU_SUSPEND returns at once)");
+
+void cpuidle_set_exit_emulation(bool on)
+{
+	WRITE_ONCE(exit_emulation, on && !no_exit_emulation);
+}
 
 static bool cluster_idle = true;
 param_flag("cpuidle.cluster_idle", cluster_idle,
@@ -476,10 +490,14 @@ void cpuidle_idle_call(void)
 	}
 	cluster_count(smp_processor_id(), 1, is_cluster_state(idx));
 	t0 = arch_counter_get();
-	if (idx)
+	if (idx) {
 		ret = driver_enter(idx, &states[idx]);
-	else
+		/* The wake-up pays the exit the firmware did not (QEMU). */
+		if (READ_ONCE(exit_emulation))
+			udelay(states[idx].exit_spin_us);
+	} else {
 		default_idle();
+	}
 	t1 = arch_counter_get();
 	cluster_count(smp_processor_id(), -1, -is_cluster_state(idx));
 	if (states[idx].flags & CPUIDLE_FLAG_TIMER_STOP)

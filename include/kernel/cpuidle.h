@@ -35,6 +35,9 @@ struct cpuidle_state {
 	u32 psci_param; /* CPU_SUSPEND's power_state (0 for WFI) */
 	/* Refused by the firmware (the reason printed) or by the user. */
 	bool disabled;
+	/* The tree's exit-latency-us alone: spun on each wake-up where the
+	 * firmware returns at once (QEMU), so a deep state costs its exit. */
+	u32 exit_spin_us;
 };
 
 /*

@@ -129,6 +129,8 @@ struct sched_cpu_stats {
 	u64 nr_wakeup_preempts; /* wake-ups that preempted a thread */
 };
 void sched_cpu_stats(unsigned int cpu, struct sched_cpu_stats *st);
+/* p's CPU time, up to now if p is current (else as of its last switch). */
+u64 task_sched_runtime(struct task_struct *p);
 
 /*
  * Operating points (kernel/sched/cpufreq.c): schedutil's choice per

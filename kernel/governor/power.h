@@ -133,6 +133,7 @@ struct wl_result {
 	u64 units; /* work units done by every thread */
 	u64 cpu_ns; /* CPU time they received (work on a fixed-speed core) */
 	unsigned int wakeups; /* latency samples */
+	u64 frames, frame_misses; /* periodic work items, those late */
 	u64 lat_p50_ns, lat_p99_ns;
 };
 
@@ -157,5 +158,12 @@ void wl_reset(void);
 void wl_run_phase(const struct wl_phase *ph, unsigned int scale,
 		  void (*tick)(const char *phase, void *arg), void *arg);
 void wl_result(struct wl_result *r);
+/*
+ * A frame released at release_ns, due period_ns later, finished at
+ * done_ns: the deadlines it missed (its own, and each later release that
+ * passed meanwhile, a dropped frame); *next_ns the next release to serve.
+ */
+unsigned int wl_frame_misses(u64 release_ns, u64 period_ns, u64 done_ns,
+			     u64 *next_ns);
 
 #endif

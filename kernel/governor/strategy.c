@@ -136,9 +136,11 @@ static void print_raw(const char *workload, const struct strategy_row *r)
 		len += snprintf(opp + len, sizeof(opp) - len, "%s%llu",
 				k ? "/" : "", us(p->opp_busy_ns[k]));
 
-	printk(KERN_INFO "power-row,%s,%s,%llu,%llu,%llu,%llu,%llu,%llu,%llu,"
-			 "%llu,%llu,%llu,%llu,%llu,%u,%llu,%llu,%llu,%llu,"
-			 "%llu,%llu,%llu,%llu,%llu,%u,%llu,%llu,%u,%s,%llu\n",
+	printk(KERN_INFO
+	       "power-row,%s,%s,%llu,%llu,%llu,%llu,%llu,%llu,%llu,"
+	       "%llu,%llu,%llu,%llu,%llu,%u,%llu,%llu,%llu,%llu,"
+	       "%llu,%llu,%llu,%llu,%llu,%u,%llu,%llu,%u,%s,%llu,%llu,"
+	       "%llu\n",
 	       workload, r->s->name, us(p->wall_ns), us(p->active_ns),
 	       us(p->idle_ns), us(p->off_ns), us(p->state_ns[0]),
 	       us(p->state_ns[1]), us(p->state_ns[2]), us(p->state_ns[3]),
@@ -155,26 +157,29 @@ static void print_raw(const char *workload, const struct strategy_row *r)
 	       (unsigned long long)r->wl.units,
 	       (unsigned long long)(r->wl.cpu_ns / 1000000), r->wl.wakeups,
 	       us(r->wl.lat_p50_ns), us(r->wl.lat_p99_ns), r->break_even_ms,
-	       opp, us(p->stall_ns));
+	       opp, us(p->stall_ns), (unsigned long long)r->wl.frames,
+	       (unsigned long long)r->wl.frame_misses);
 }
 
 static void print_table(const char *workload, const struct strategy_row *rows,
 			int n)
 {
-	pr_info("%s: %-22s %9s %10s %9s %8s %8s %7s %8s %8s %s\n", workload,
+	pr_info("%s: %-22s %9s %10s %9s %8s %8s %9s %7s %8s %8s %s\n", workload,
 		"STRATEGY", "ENERGY-mJ", "WORK-UNITS", "CPU-ms", "P50-us",
-		"P99-us", "HOTPLUG", "STALL-us", "CL-DOWN",
+		"P99-us", "MISSED", "HOTPLUG", "STALL-us", "CL-DOWN",
 		"IDLE ENTRIES (per state)");
 	for (int i = 0; i < n; i++) {
 		const struct strategy_row *r = &rows[i];
 
-		pr_info("%s: %-22s %9llu %10llu %9llu %8llu %8llu %7llu "
-			"%8llu %6llums %llu/%llu/%llu/%llu\n",
+		pr_info("%s: %-22s %9llu %10llu %9llu %8llu %8llu %4llu/%-4llu "
+			"%7llu %8llu %6llums %llu/%llu/%llu/%llu\n",
 			workload, r->s->name,
 			(unsigned long long)(r->pr.energy_uj / 1000),
 			(unsigned long long)r->wl.units,
 			(unsigned long long)(r->wl.cpu_ns / 1000000),
 			us(r->wl.lat_p50_ns), us(r->wl.lat_p99_ns),
+			(unsigned long long)r->wl.frame_misses,
+			(unsigned long long)r->wl.frames,
 			(unsigned long long)r->pr.transitions,
 			us(r->pr.stall_ns),
 			(unsigned long long)(r->pr.clusters_down_ns / 1000000),
@@ -240,7 +245,8 @@ int power_strategies(char *const *only, int nr_only, char *const *wls,
 	       "entries1,entries2,entries3,clusters,clusters_idle_us,"
 	       "clusters_down_us,cluster_downs,cluster_uj,transitions,"
 	       "transition_uj,energy_uj,units,cpu_ms,wakeups,p50_us,"
-	       "p99_us,break_even_ms,opp_busy_us,stall_us\n");
+	       "p99_us,break_even_ms,opp_busy_us,stall_us,frames,"
+	       "frame_misses\n");
 	for (unsigned int w = 0; w < wl_nr_workloads; w++) {
 		const struct wl_workload *wl = &wl_workloads[w];
 		int n = 0;

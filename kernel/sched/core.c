@@ -609,6 +609,24 @@ void sched_cpu_stats(unsigned int cpu, struct sched_cpu_stats *st)
 	spin_unlock_irqrestore(&rq->lock, flags);
 }
 
+u64 task_sched_runtime(struct task_struct *p)
+{
+	unsigned long flags;
+	struct rq *rq;
+	u64 ns;
+
+	if (p != current)
+		return READ_ONCE(p->sum_exec_ns);
+	local_irq_save(flags);
+	rq = this_rq();
+	spin_lock(&rq->lock);
+	update_curr(rq);
+	ns = p->sum_exec_ns;
+	spin_unlock(&rq->lock);
+	local_irq_restore(flags);
+	return ns;
+}
+
 /* Every queue exists from boot, so wake-ups may lock any CPU's. */
 void sched_init_runqueues(void)
 {

@@ -554,6 +554,28 @@ static void governor_opp_from_utilisation(struct kunit *test)
 			-EINVAL);
 }
 
+/*
+ * A frame is due at the next release. Finished in time: no miss; late:
+ * one; so late that a later release passed too: that frame is dropped,
+ * one more miss, and the thread serves the release after it.
+ */
+static void governor_frame_deadline_misses(struct kunit *test)
+{
+	const u64 ms = 1000000, period = 16 * ms;
+	u64 next;
+
+	KUNIT_EXPECT_EQ(test, wl_frame_misses(0, period, 10 * ms, &next), 0U);
+	KUNIT_EXPECT_EQ(test, next, period);
+	KUNIT_EXPECT_EQ(test, wl_frame_misses(0, period, period, &next), 0U);
+	KUNIT_EXPECT_EQ(test, wl_frame_misses(0, period, 20 * ms, &next), 1U);
+	KUNIT_EXPECT_EQ(test, next, period);
+	KUNIT_EXPECT_EQ(test, wl_frame_misses(0, period, 40 * ms, &next), 2U);
+	KUNIT_EXPECT_EQ(test, next, 2 * period);
+	KUNIT_EXPECT_EQ(test,
+			wl_frame_misses(100 * ms, period, 200 * ms, &next), 6U);
+	KUNIT_EXPECT_EQ(test, next, 100 * ms + 6 * period);
+}
+
 static const struct kunit_case governor_cases[] = {
 	KUNIT_CASE(governor_rejects_bad_input),
 	KUNIT_CASE(governor_up_within_up_delay),
@@ -564,6 +586,7 @@ static const struct kunit_case governor_cases[] = {
 	KUNIT_CASE(governor_manual_ops_race_governor),
 	KUNIT_CASE(governor_cost_aware_waits_break_even),
 	KUNIT_CASE(governor_opp_from_utilisation),
+	KUNIT_CASE(governor_frame_deadline_misses),
 	{},
 };
 
