@@ -391,11 +391,46 @@ def markdown_crossover(model, rows, cpus):
     return "\n".join(out)
 
 
+def break_even_cluster(model, mw):
+    """ms for a cluster's last online core when the cluster cannot go
+    down from idle: it also saves cluster idle - cluster down power
+    (model.c's power_break_even_calc(), no wake-up term)."""
+    if "cluster_idle_mw" not in model:
+        return None
+    saved = max(mw - model["off_mw"], 0) + model["cluster_idle_mw"] - model["cluster_down_mw"]
+    return 2 * model["transition_uj"] / saved if saved > 0 else None
+
+
 def markdown_break_even(model):
-    out = ["| idle state the off core would otherwise be in | power | break-even |",
-           "|---|---|---|"]
+    cl = "cluster_idle_mw" in model
+    out = ["| idle state the off core would otherwise be in | power | break-even |"
+           + (" its cluster's last core |" if cl else ""),
+           "|---|---|---|" + ("---|" if cl else "")]
     for name, mw, ms in break_even(model):
-        out.append(f"| {name} | {mw} mW | " + (f"{ms:.1f} ms" if ms else "never") + " |")
+        line = f"| {name} | {mw} mW | " + (f"{ms:.1f} ms" if ms else "never") + " |"
+        if cl:
+            c = break_even_cluster(model, mw)
+            line += (f" {c:.1f} ms |" if c else " never |")
+        out.append(line)
+    return "\n".join(out)
+
+
+def markdown_delay_sweep(model, rows, cpus):
+    """hotplug+idle with each fixed down delay (power.down_delays=), per
+    workload: energy for the same work, against the break-even."""
+    swept = [r for r in rows if re.match(r"^hotplug\+idle/\d+ms$", r["strategy"])]
+    if not swept:
+        return ""
+    delays = sorted({int(r["strategy"].split("/")[1][:-2]) for r in swept})
+    out = ["| down delay | " + " | ".join(f"{d} ms" for d in delays) + " |",
+           "|---|" + "---|" * len(delays)]
+    for w in workloads(swept):
+        cells = []
+        for d in delays:
+            r = next((x for x in swept if x["workload"] == w
+                      and x["strategy"] == f"hotplug+idle/{d}ms"), None)
+            cells.append(f"{equal_work_uj(r, rows, model, cpus) / 1000:.0f}" if r else "")
+        out.append(f"| {w} (mJ, same work) | " + " | ".join(cells) + " |")
     return "\n".join(out)
 
 
@@ -403,6 +438,7 @@ def markdown(model, rows, cpus):
     """The tables docs/power.md quotes, from the same figures."""
     parts = [markdown_workload(model, rows, cpus, w) for w in workloads(rows)]
     parts += [markdown_crossover(model, rows, cpus), markdown_break_even(model)]
+    parts += [p for p in [markdown_delay_sweep(model, rows, cpus)] if p]
     return "\n\n".join(parts) + "\n"
 
 

@@ -30,6 +30,7 @@
  */
 #define pr_fmt(fmt) fmt
 #include <kernel/cpu.h>
+#include <kernel/cpu_array.h>
 #include <kernel/cpuidle.h>
 #include <kernel/mm.h>
 #include <kernel/params.h>
@@ -244,27 +245,109 @@ u64 power_transition_uj(void)
 }
 
 /*
- * Break-even: a down and the up after it cost 2 x power_transition_uj();
- * an off core saves (P(deepest usable idle state) - P(off)) meanwhile.
- * uJ / mW = ms. The cluster's share is left out: an off core saves it
- * only if its whole cluster goes, so this is the cautious figure.
+ * Break-even: a down and the up after it cost 2 x the transition energy;
+ * meanwhile the off core saves
+ *   P(the state it would idle in) - P(off)
+ * + its wake-ups' entry energy (rate x entry: an off core is not woken)
+ * + for its cluster's last online core, when the cluster could not go
+ *   down from idle (no usable cluster state, or wake-ups more often than
+ *   the cluster state's residency): P(cluster idle) - P(cluster down).
+ * uJ / mW = ms; powers in uW here so a few wake-ups a second count.
  */
-unsigned int power_break_even_ms(void)
+unsigned int power_break_even_calc(const struct power_break_even *be)
 {
-	int deepest = cpuidle_deepest_usable();
-	unsigned int idle_mw;
+	u64 saved_uw = (be->state_mw > be->off_mw
+				? (u64)(be->state_mw - be->off_mw) * 1000
+				: 0) +
+		       (u64)be->rate_hz * be->entry_uj;
+
+	if (be->cluster_term && be->cluster_idle_mw > be->cluster_down_mw)
+		saved_uw +=
+			(u64)(be->cluster_idle_mw - be->cluster_down_mw) * 1000;
+	if (!saved_uw)
+		return 60000; /* off saves nothing: never worth it */
+	return (unsigned int)min(2 * be->transition_uj * 1000 / saved_uw,
+				 (u64)60000);
+}
+
+/* Each CPU's idle entries a second, over at least the last 50 ms. */
+struct wake_rate {
+	u64 t_ns, entries;
+	unsigned int hz;
+};
+static DEFINE_CPU_ARRAY(struct wake_rate, wake_rates);
+
+static unsigned int wake_rate_hz(unsigned int cpu)
+{
+	struct cpuidle_state_usage u[CPUIDLE_STATE_MAX];
+	struct wake_rate *w = &wake_rates[cpu];
+	u64 now = ktime_get_ns(), entries = 0;
+	int n = cpuidle_state_count();
+
+	cpuidle_get_usage(cpu, u, n);
+	for (int i = 0; i < n; i++)
+		entries += u[i].usage;
+	if (w->t_ns && now - w->t_ns >= 50000000ULL)
+		w->hz = (entries - w->entries) * 1000000000ULL /
+			(now - w->t_ns);
+	if (!w->t_ns || now - w->t_ns >= 50000000ULL) {
+		w->t_ns = now;
+		w->entries = entries;
+	}
+	return w->hz;
+}
+
+/* Is cpu the only online CPU of its cluster? */
+static bool last_of_cluster(unsigned int cpu)
+{
+	for (unsigned int o = cpuidle_cluster_next(cpu); o != cpu;
+	     o = cpuidle_cluster_next(o))
+		if (cpu_online(o))
+			return false;
+	return true;
+}
+
+void power_break_even_for(unsigned int cpu, struct power_break_even *be)
+{
+	int deepest = cpuidle_deepest_usable(), idx = deepest;
+	const struct cpuidle_state *cl = cpuidle_get_state(deepest);
+	unsigned int hz = wake_rate_hz(cpu);
+	u64 interval_us = hz ? 1000000 / hz : U64_MAX;
 
 	model_ready();
-	idle_mw = deepest > 0 && deepest < POWER_IDLE_MAX
-			  ? power_model.idle_mw[deepest]
-			  : power_model.wfi_mw;
-	u64 saved_mw =
-		idle_mw > power_model.off_mw ? idle_mw - power_model.off_mw : 0;
+	/* The state its idle periods would reach: residency within 1/rate. */
+	while (idx > 0 &&
+	       cpuidle_get_state(idx)->target_residency_us > interval_us)
+		idx--;
+	*be = (struct power_break_even){
+		.transition_uj = power_transition_uj(),
+		.state = idx,
+		.state_mw =
+			idx ? power_model.idle_mw[min(idx, POWER_IDLE_MAX - 1)]
+			    : power_model.wfi_mw,
+		.off_mw = power_model.off_mw,
+		.rate_hz = hz,
+		.entry_uj = entry_uj(idx),
+		.cluster_term = last_of_cluster(cpu) &&
+				!(cl && cl->flags & CPUIDLE_FLAG_CLUSTER &&
+				  cl->target_residency_us <= interval_us),
+		.cluster_idle_mw = power_model.cluster_idle_mw,
+		.cluster_down_mw = power_model.cluster_down_mw,
+	};
+	be->ms = power_break_even_calc(be);
+}
 
-	if (!saved_mw)
-		return 60000; /* off saves nothing: never worth it */
-	return (unsigned int)min(2 * power_transition_uj() / saved_mw,
-				 (u64)60000);
+/* The governor's next down: the highest-numbered online CPU but one. */
+unsigned int power_break_even_ms(void)
+{
+	struct power_break_even be;
+
+	for (int cpu = nr_cpu_ids - 1; cpu > 0; cpu--)
+		if (cpu_online(cpu)) {
+			power_break_even_for(cpu, &be);
+			return be.ms;
+		}
+	return 60000;
 }
 
 /*

@@ -82,10 +82,29 @@ struct power_result {
 
 /*
  * strategy.c: every listed strategy (all if nr_only is 0) on every listed
- * workload; -EINVAL (nothing run) if a name is unknown.
+ * workload, then hotplug+idle once per down delay of delays[] (ms);
+ * -EINVAL (nothing run) if a name is unknown.
  */
+#define POWER_MAX_DELAYS 8
 int power_strategies(char *const *only, int nr_only, char *const *wls,
-		     int nr_wls, unsigned int scale);
+		     int nr_wls, unsigned int scale, const unsigned int *delays,
+		     int nr_delays);
+
+/* The break-even idle length of taking a CPU down, and its terms. */
+struct power_break_even {
+	u64 transition_uj; /* one down or up */
+	int state; /* the idle state it would otherwise idle in */
+	unsigned int state_mw, off_mw;
+	unsigned int rate_hz; /* its wake-ups a second */
+	u64 entry_uj; /* each wake-up's entry energy in that state */
+	bool cluster_term; /* last online core, cluster not down from idle */
+	unsigned int cluster_idle_mw, cluster_down_mw;
+	unsigned int ms; /* the result, at most 60000 */
+};
+/* The formula from the terms (pure: tests call it). */
+unsigned int power_break_even_calc(const struct power_break_even *be);
+/* The terms for cpu now, and the result in be->ms. */
+void power_break_even_for(unsigned int cpu, struct power_break_even *be);
 
 /* A hotplug operation's energy now (uJ). */
 u64 power_transition_uj(void);

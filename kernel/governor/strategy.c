@@ -31,6 +31,7 @@
 #include <kernel/sched.h>
 #include <kernel/time.h>
 #include <lib/errno.h>
+#include <lib/kernel.h>
 #include <lib/printf.h>
 #include <string.h>
 #include "power.h"
@@ -42,24 +43,44 @@ struct power_strategy {
 	enum sched_mode mode;
 	bool idle_states;
 	bool stop_machine; /* hotplug.sync=stop_machine for the run */
+	unsigned int down_delay_ms; /* 0: the default tunables' */
 };
 
+#define SPREAD SCHED_MODE_SPREAD
+#define PACK SCHED_MODE_PACK
 static const struct power_strategy strategies[] = {
-	{"spread", GOV_NONE, false, SCHED_MODE_SPREAD, false, false},
-	{"hotplug-rqdepth", GOV_RQDEPTH, false, SCHED_MODE_SPREAD, false,
-	 false},
-	{"hotplug-load", GOV_LOAD, false, SCHED_MODE_SPREAD, false, false},
-	{"pack", GOV_NONE, false, SCHED_MODE_PACK, false, false},
-	{"idle", GOV_NONE, false, SCHED_MODE_SPREAD, true, false},
-	{"pack+idle", GOV_NONE, false, SCHED_MODE_PACK, true, false},
-	{"hotplug+idle", GOV_RQDEPTH, false, SCHED_MODE_SPREAD, true, false},
-	{"cost-hotplug+idle", GOV_RQDEPTH, true, SCHED_MODE_SPREAD, true,
-	 false},
-	{"hotplug+idle-2013", GOV_RQDEPTH, false, SCHED_MODE_SPREAD, true,
-	 true},
-	{"cost-hotplug+idle-2013", GOV_RQDEPTH, true, SCHED_MODE_SPREAD, true,
-	 true},
+	{.name = "spread", .policy = GOV_NONE, .mode = SPREAD},
+	{.name = "hotplug-rqdepth", .policy = GOV_RQDEPTH, .mode = SPREAD},
+	{.name = "hotplug-load", .policy = GOV_LOAD, .mode = SPREAD},
+	{.name = "pack", .policy = GOV_NONE, .mode = PACK},
+	{.name = "idle", .policy = GOV_NONE, .mode = SPREAD, .idle_states = 1},
+	{.name = "pack+idle",
+	 .policy = GOV_NONE,
+	 .mode = PACK,
+	 .idle_states = 1},
+	{.name = "hotplug+idle",
+	 .policy = GOV_RQDEPTH,
+	 .mode = SPREAD,
+	 .idle_states = 1},
+	{.name = "cost-hotplug+idle",
+	 .policy = GOV_RQDEPTH,
+	 .cost_aware = 1,
+	 .mode = SPREAD,
+	 .idle_states = 1},
+	{.name = "hotplug+idle-2013",
+	 .policy = GOV_RQDEPTH,
+	 .mode = SPREAD,
+	 .idle_states = 1,
+	 .stop_machine = 1},
+	{.name = "cost-hotplug+idle-2013",
+	 .policy = GOV_RQDEPTH,
+	 .cost_aware = 1,
+	 .mode = SPREAD,
+	 .idle_states = 1,
+	 .stop_machine = 1},
 };
+#undef SPREAD
+#undef PACK
 
 /* The boot's hotplug design, which every run but the 2013 ones keeps. */
 static enum hotplug_sync boot_sync;
@@ -95,6 +116,8 @@ static void strategy_apply(const struct power_strategy *s,
 	/* Without idle states, WFI only: state 0 forced. */
 	cpuidle_force_state(s->idle_states ? -1 : 0);
 	t.cost_aware = s->cost_aware;
+	if (s->down_delay_ms)
+		t.down_delay_ms = s->down_delay_ms;
 	governor_set(s->policy, &t);
 }
 
@@ -220,10 +243,32 @@ static int check_names(char *const *names, int n, bool strategy)
 	return 0;
 }
 
-int power_strategies(char *const *only, int nr_only, char *const *wls,
-		     int nr_wls, unsigned int scale)
+/*
+ * The down-delay sweep: hotplug+idle once per fixed down delay, after the
+ * strategies, so the energy minimum can be held against the break-even
+ * the cost-aware governor computes (power.down_delays=).
+ */
+static struct power_strategy swept[POWER_MAX_DELAYS];
+static char swept_names[POWER_MAX_DELAYS][32];
+
+static int make_sweep(const unsigned int *delays, int nr_delays)
 {
-	static struct strategy_row rows[NR_STRATEGIES];
+	for (int i = 0; i < nr_delays; i++) {
+		swept[i] = strategies[6]; /* hotplug+idle */
+		swept[i].down_delay_ms = delays[i];
+		snprintf(swept_names[i], sizeof(swept_names[i]), "%s/%ums",
+			 strategies[6].name, delays[i]);
+		swept[i].name = swept_names[i];
+	}
+	return nr_delays;
+}
+
+int power_strategies(char *const *only, int nr_only, char *const *wls,
+		     int nr_wls, unsigned int scale, const unsigned int *delays,
+		     int nr_delays)
+{
+	static struct strategy_row rows[NR_STRATEGIES + POWER_MAX_DELAYS];
+	int nr_swept = make_sweep(delays, min(nr_delays, POWER_MAX_DELAYS));
 	struct gov_tunables t;
 	enum gov_policy cur;
 	int cpus = cpuidle_state_count();
@@ -258,6 +303,13 @@ int power_strategies(char *const *only, int nr_only, char *const *wls,
 				continue;
 			rows[n].s = &strategies[i];
 			pr_info("%s: %s\n", wl->name, strategies[i].name);
+			run_one(&rows[n], wl, &t, scale);
+			print_raw(wl->name, &rows[n]);
+			n++;
+		}
+		for (int i = 0; i < nr_swept; i++) {
+			rows[n].s = &swept[i];
+			pr_info("%s: %s\n", wl->name, swept[i].name);
 			run_one(&rows[n], wl, &t, scale);
 			print_raw(wl->name, &rows[n]);
 			n++;

@@ -269,7 +269,8 @@ static void check_down_after_policy(struct kunit *test, unsigned int n,
 
 /*
  * The break-even rule: a down and an up cost 2 x the transition energy,
- * an off core saves (P(deepest idle state) - P(off)); the cost-aware
+ * an off core saves (P(its idle state) - P(off)) and more (the terms:
+ * governor_break_even_terms); the cost-aware
  * governor waits that long, whatever down_delay_ms says. Fixed figures:
  * 1000 uJ per operation against WFI at 30 mW and off at 1 mW is
  * 2000 / 29 = 68 ms; against a 2 mW deep state, 2000 ms.
@@ -285,6 +286,8 @@ static void governor_cost_aware_waits_break_even(struct kunit *test)
 	power_model.wfi_mw = 30;
 	power_model.off_mw = 1;
 	power_model.idle_mw[2] = 2;
+	/* No wake-up term: these figures are the states' power alone. */
+	power_model.idle_uj[0] = power_model.idle_uj[2] = 0;
 	cpuidle_force_state(0);
 	be = power_break_even_ms();
 	KUNIT_EXPECT_EQ(test, be, 2000U / 29);
@@ -576,6 +579,36 @@ static void governor_frame_deadline_misses(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, next, 100 * ms + 6 * period);
 }
 
+/*
+ * The break-even terms, Juno's figures, 1000 uJ per operation: against
+ * cpu-sleep (0 mW, like off) an off core saves nothing; its cluster's last
+ * core, with the cluster unable to go down from idle, saves 56 - 17 mW:
+ * 2000 / 39 = 51 ms; 100 wake-ups a second at 28 uJ each are 2.8 mW:
+ * 714 ms alone, 47 ms with the cluster.
+ */
+static void governor_break_even_terms(struct kunit *test)
+{
+	struct power_break_even be = {
+		.transition_uj = 1000,
+		.state_mw = 0,
+		.off_mw = 0,
+		.entry_uj = 28,
+		.cluster_idle_mw = 56,
+		.cluster_down_mw = 17,
+	};
+
+	KUNIT_EXPECT_EQ(test, power_break_even_calc(&be), 60000U);
+	be.cluster_term = true;
+	KUNIT_EXPECT_EQ(test, power_break_even_calc(&be), 2000U / 39);
+	be.rate_hz = 100;
+	KUNIT_EXPECT_EQ(test, power_break_even_calc(&be), 2000000U / 41800);
+	be.cluster_term = false;
+	KUNIT_EXPECT_EQ(test, power_break_even_calc(&be), 2000000U / 2800);
+	/* WFI at 6 mW against off at 0: 2000 / 6. */
+	be = (struct power_break_even){.transition_uj = 1000, .state_mw = 6};
+	KUNIT_EXPECT_EQ(test, power_break_even_calc(&be), 2000U / 6);
+}
+
 static const struct kunit_case governor_cases[] = {
 	KUNIT_CASE(governor_rejects_bad_input),
 	KUNIT_CASE(governor_up_within_up_delay),
@@ -587,6 +620,7 @@ static const struct kunit_case governor_cases[] = {
 	KUNIT_CASE(governor_cost_aware_waits_break_even),
 	KUNIT_CASE(governor_opp_from_utilisation),
 	KUNIT_CASE(governor_frame_deadline_misses),
+	KUNIT_CASE(governor_break_even_terms),
 	{},
 };
 
