@@ -15,7 +15,7 @@
 #include <string.h>
 #include "power.h"
 
-static char power_word[64], only_word[128], workloads_word[64];
+static char power_word[64], only_word[256], workloads_word[64];
 static bool strategies_flag;
 param_string("power", power_word,
 	     "all|NAME[,NAME]: compare governor policies on the phased "
@@ -155,7 +155,7 @@ void power_runs_boot(void)
 		power_compare(arg, power_scale ?: 100);
 	}
 	if (strategies_flag) {
-		char only[128], wls[64], dl[64], *o[POWER_MAX_WORDS],
+		char only[256], wls[64], dl[64], *o[POWER_MAX_WORDS],
 			*w[POWER_MAX_WORDS];
 		unsigned int delays[POWER_MAX_DELAYS];
 		int no, nw, nd;

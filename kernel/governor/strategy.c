@@ -244,6 +244,46 @@ static int check_names(char *const *names, int n, bool strategy)
 }
 
 /*
+ * The runs in order: power.only's (shuffled by tools/power_stats.py, so
+ * no strategy always runs first or after the same one), else the table's.
+ * A name listed again is an A/A control: the same strategy run again,
+ * its row named NAME~2 (~3...), so the noise between identical runs shows.
+ */
+static struct power_strategy repeats[POWER_MAX_WORDS];
+static char repeat_names[POWER_MAX_WORDS][40];
+
+static int run_order(char *const *only, int nr_only,
+		     const struct power_strategy **runs)
+{
+	int n = 0;
+
+	if (!nr_only) {
+		for (unsigned int i = 0; i < NR_STRATEGIES; i++)
+			runs[n++] = &strategies[i];
+		return n;
+	}
+	for (int i = 0; i < nr_only && n < POWER_MAX_WORDS; i++) {
+		unsigned int j = 0, seen = 1;
+
+		while (j < NR_STRATEGIES - 1 &&
+		       strcmp(strategies[j].name, only[i]))
+			j++; /* check_names() found each */
+		for (int k = 0; k < i; k++)
+			seen += !strcmp(only[k], only[i]);
+		runs[n] = &strategies[j];
+		if (seen > 1) {
+			repeats[i] = strategies[j];
+			snprintf(repeat_names[i], sizeof(repeat_names[i]),
+				 "%s~%u", strategies[j].name, seen);
+			repeats[i].name = repeat_names[i];
+			runs[n] = &repeats[i];
+		}
+		n++;
+	}
+	return n;
+}
+
+/*
  * The down-delay sweep: hotplug+idle once per fixed down delay, after the
  * strategies, so the energy minimum can be held against the break-even
  * the cost-aware governor computes (power.down_delays=).
@@ -267,14 +307,17 @@ int power_strategies(char *const *only, int nr_only, char *const *wls,
 		     int nr_wls, unsigned int scale, const unsigned int *delays,
 		     int nr_delays)
 {
-	static struct strategy_row rows[NR_STRATEGIES + POWER_MAX_DELAYS];
+	static struct strategy_row rows[POWER_MAX_WORDS + POWER_MAX_DELAYS];
+	const struct power_strategy *runs[POWER_MAX_WORDS];
 	int nr_swept = make_sweep(delays, min(nr_delays, POWER_MAX_DELAYS));
+	int nr_runs;
 	struct gov_tunables t;
 	enum gov_policy cur;
 	int cpus = cpuidle_state_count();
 
 	if (check_names(only, nr_only, true) || check_names(wls, nr_wls, false))
 		return -EINVAL;
+	nr_runs = run_order(only, nr_only, runs);
 	governor_get(&cur, &t);
 	gov_default_tunables(&t);
 	boot_sync = hotplug_sync_current();
@@ -298,11 +341,9 @@ int power_strategies(char *const *only, int nr_only, char *const *wls,
 
 		if (!listed(wl->name, wls, nr_wls))
 			continue;
-		for (unsigned int i = 0; i < NR_STRATEGIES; i++) {
-			if (!listed(strategies[i].name, only, nr_only))
-				continue;
-			rows[n].s = &strategies[i];
-			pr_info("%s: %s\n", wl->name, strategies[i].name);
+		for (int i = 0; i < nr_runs; i++) {
+			rows[n].s = runs[i];
+			pr_info("%s: %s\n", wl->name, runs[i]->name);
 			run_one(&rows[n], wl, &t, scale);
 			print_raw(wl->name, &rows[n]);
 			n++;
