@@ -364,15 +364,20 @@ def markdown_workload(model, rows, cpus, w):
     mine = [r for r in rows if r["workload"] == w]
     base = next((r for r in mine if r["strategy"] == "spread"), mine[0])
     base_eq = equal_work_uj(base, rows, model, cpus)
+    new = "frames" in base    # logs with frames, stall and cluster figures
     out = [f"**{w}**", "",
            "| strategy | energy | same work | vs spread | CPU-ms | p50 us | p99 us "
-           "| hotplugs | idle entries |", "|---|---|---|---|---|---|---|---|---|"]
+           + ("| missed frames | hotplugs | stall ms | cluster down s | idle entries |"
+              if new else "| hotplugs | idle entries |"),
+           "|---|---|---|---|---|---|---|---|---|" + ("---|---|---|" if new else "")]
     for r in mine:
         eq = equal_work_uj(r, rows, model, cpus)
+        extra = (f"| {r['frame_misses']}/{r['frames']} | {r['transitions']} "
+                 f"| {r['stall_us'] / 1000:.0f} | {r['clusters_down_us'] / 1e6:.1f} "
+                 if new else f"| {r['transitions']} ")
         out.append(f"| {r['strategy']} | {r['energy_uj'] / 1000:.0f} | {eq / 1000:.0f} "
                    f"| {100.0 * eq / base_eq - 100:+.1f}% | {r['cpu_ms']} | {r['p50_us']} "
-                   f"| {r['p99_us']} | {r['transitions']} "
-                   f"| {entries(r)} |")
+                   f"| {r['p99_us']} " + extra + f"| {entries(r)} |")
     return "\n".join(out)
 
 
