@@ -431,7 +431,7 @@ def command_of(source, data):
                 f"--ms {data.get('phase_ms')}")
     if source == "power_stats":
         return (f"make power-stats POWER_BOOTS={data.get('nr_boots')} "
-                f"POWER_SCALE={data.get('scale')}")
+                f"POWER_STATS_SCALE={data.get('scale')}")
     line = data.get("command_line", "")
     m = re.fullmatch(r"power=all power\.strategies (?:power\.down_delays=(\S+) )?"
                      r"power\.scale=(\d+) hz=250 poweroff", line)
