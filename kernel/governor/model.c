@@ -337,17 +337,16 @@ void power_break_even_for(unsigned int cpu, struct power_break_even *be)
 	be->ms = power_break_even_calc(be);
 }
 
-/* The governor's next down: the highest-numbered online CPU but one. */
+/* The governor's next down: the highest-numbered online CPU. */
 unsigned int power_break_even_ms(void)
 {
 	struct power_break_even be;
+	int cpu = nr_cpu_ids - 1;
 
-	for (int cpu = nr_cpu_ids - 1; cpu > 0; cpu--)
-		if (cpu_online(cpu)) {
-			power_break_even_for(cpu, &be);
-			return be.ms;
-		}
-	return 60000;
+	while (cpu > 0 && !cpu_online(cpu))
+		cpu--;
+	power_break_even_for(cpu, &be);
+	return be.ms;
 }
 
 /*

@@ -286,8 +286,9 @@ static void governor_cost_aware_waits_break_even(struct kunit *test)
 	power_model.wfi_mw = 30;
 	power_model.off_mw = 1;
 	power_model.idle_mw[2] = 2;
-	/* No wake-up term: these figures are the states' power alone. */
+	/* No wake-up or cluster term: the states' power alone. */
 	power_model.idle_uj[0] = power_model.idle_uj[2] = 0;
+	power_model.cluster_down_mw = power_model.cluster_idle_mw;
 	cpuidle_force_state(0);
 	be = power_break_even_ms();
 	KUNIT_EXPECT_EQ(test, be, 2000U / 29);
