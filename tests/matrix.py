@@ -636,7 +636,8 @@ BOOTS = [
          append="hz=5000 fail_cpu_on=2:DENIED bogus loglevel=x "
                 "hotplug.sync=foo fail.cpu_on=9:DENIED trace=rcu,bogus "
                 "cpuidle.latency_us=soon power.strategies power.only=spread,turbo "
-                "test=boot poweroff",
+                "cpuidle.cluster_idle=2 power.down_delays=0,abc "
+                "power.model=model=turbo,opp=1 test=boot poweroff",
          expect=(r"^cmdline: hz=5000 ignored: want N: timer tick rate in Hz",
                  r"^cmdline: unknown word 'fail_cpu_on' ignored: it is now "
                  r"'fail\.cpu_on'$",
@@ -647,6 +648,10 @@ BOOTS = [
                  r"^fault: fail\.cpu_on=9:DENIED ignored: want CPU:ERROR",
                  r"^trace: trace=rcu,bogus ignored: want on, all or ",
                  r"^cmdline: cpuidle\.latency_us=soon ignored: want US: wake-up latency",
+                 r"^cmdline: cpuidle\.cluster_idle=2 ignored: want ",
+                 r"^error: unknown power model 'turbo' \(juno-a53 invented\)$",
+                 r"^error: unknown power model key 'opp'",
+                 r"^power: power\.down_delays: '0' is not 1-60000 ms; no sweep$",
                  r"^power: unknown strategy 'turbo'$",
                  r"^power: power\.strategies: nothing run$",
                  r"\bBrought up 4 of 4 CPUs$",
