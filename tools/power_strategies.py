@@ -320,7 +320,7 @@ def plot_sweep(png, sw):
 SMOKE_LOG = "build/power-strategies-smoke.log"
 STRATEGIES = ["spread", "hotplug-rqdepth", "hotplug-load", "pack", "idle", "pack+idle",
               "hotplug+idle", "cost-hotplug+idle", "hotplug+idle-2013",
-              "cost-hotplug+idle-2013"]
+              "cost-hotplug+idle-2013", "idle-tegra3", "hotplug+idle-tegra3"]
 WORKLOADS = ["phased", "phone", "storm"]
 
 

@@ -16,6 +16,10 @@
  *                      both again with hotplug.sync=stop_machine: each
  *                      operation stops every other CPU, as Linux's
  *                      cpu_down() did in 2013 (the stall is reported)
+ *   idle-tegra3, hotplug+idle-tegra3
+ *                      idle and hotplug+idle on firmware that powers a
+ *                      cluster down only when all its cores are off
+ *                      (Tegra 3, Exynos 4): no cluster idle state
  *
  * Each run starts from every CPU online with nothing of the others left
  * set, and prints one `power-row,...` line with the raw figures, which
@@ -44,6 +48,7 @@ struct power_strategy {
 	bool idle_states;
 	bool stop_machine; /* hotplug.sync=stop_machine for the run */
 	unsigned int down_delay_ms; /* 0: the default tunables' */
+	bool no_cluster_idle; /* cpuidle_set_cluster_idle(false) for the run */
 };
 
 #define SPREAD SCHED_MODE_SPREAD
@@ -78,12 +83,24 @@ static const struct power_strategy strategies[] = {
 	 .mode = SPREAD,
 	 .idle_states = 1,
 	 .stop_machine = 1},
+	{.name = "idle-tegra3",
+	 .policy = GOV_NONE,
+	 .mode = SPREAD,
+	 .idle_states = 1,
+	 .no_cluster_idle = 1},
+	{.name = "hotplug+idle-tegra3",
+	 .policy = GOV_RQDEPTH,
+	 .mode = SPREAD,
+	 .idle_states = 1,
+	 .no_cluster_idle = 1},
 };
 #undef SPREAD
 #undef PACK
 
-/* The boot's hotplug design, which every run but the 2013 ones keeps. */
+/* The boot's hotplug design and cluster idle setting, which every run
+ * keeps but the 2013 and tegra3 ones. */
 static enum hotplug_sync boot_sync;
+static bool boot_cluster_idle;
 
 #define NR_STRATEGIES ARRAY_SIZE(strategies)
 
@@ -103,6 +120,8 @@ static void strategy_reset(const struct gov_tunables *t)
 	cpuidle_force_state(-1);
 	if (hotplug_sync_current() != boot_sync)
 		cpu_hotplug_set_sync(boot_sync);
+	if (cpuidle_cluster_idle() != boot_cluster_idle)
+		cpuidle_set_cluster_idle(boot_cluster_idle);
 }
 
 static void strategy_apply(const struct power_strategy *s,
@@ -113,6 +132,8 @@ static void strategy_apply(const struct power_strategy *s,
 	sched_set_mode(s->mode);
 	if (s->stop_machine)
 		cpu_hotplug_set_sync(HOTPLUG_SYNC_STOP_MACHINE);
+	if (s->no_cluster_idle)
+		cpuidle_set_cluster_idle(false);
 	/* Without idle states, WFI only: state 0 forced. */
 	cpuidle_force_state(s->idle_states ? -1 : 0);
 	t.cost_aware = s->cost_aware;
@@ -321,6 +342,7 @@ int power_strategies(char *const *only, int nr_only, char *const *wls,
 	governor_get(&cur, &t);
 	gov_default_tunables(&t);
 	boot_sync = hotplug_sync_current();
+	boot_cluster_idle = cpuidle_cluster_idle();
 	power_model_print();
 	pr_info("strategies at %u%% of each workload on %u CPUs; idle "
 		"states: %d (%s%s%s)\n",
