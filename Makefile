@@ -61,7 +61,7 @@ time-y := $(addprefix kernel/time/, timekeeping.o timer.o tick.o \
 mm-y := $(addprefix kernel/mm/, memblock.o page_alloc.o kmalloc.o \
 	kmalloc_cache.o percpu.o)
 sched-y := $(addprefix kernel/sched/, core.o kthread.o idle.o wait.o \
-	mutex.o hotplug.o hung_task.o pack.o shell.o)
+	mutex.o hotplug.o hung_task.o pack.o shell.o cpufreq.o)
 rcu-y := $(addprefix kernel/rcu/, tree.o callbacks.o expedited.o stall.o \
 	stats.o)
 trace-y := $(addprefix kernel/trace/, ring.o trace.o dump.o)
@@ -101,7 +101,7 @@ OBJS := $(addprefix $(B)/,$(arch-y) $(kernel-y) $(time-y) $(mm-y) $(sched-y) \
 	$(rcu-y) $(hotplug-y) $(trace-y) $(governor-y) $(debug-y) $(lib-y) \
 	$(drivers-y) $(tests-y) $(bench-y))
 
-.PHONY: all lean run test tfa-virt host-test board-test sdcard model sweep torture fuzz power bench bench-scale bench-linux trace test-scale nr-cpus-cost clean help setup gdb FORCE
+.PHONY: all lean run test tfa-virt host-test board-test sdcard model sweep torture fuzz power power-stats bench bench-scale bench-linux trace test-scale nr-cpus-cost clean help setup gdb FORCE
 all: $(B)/Image $(B)/kernel.elf
 
 help:
@@ -112,6 +112,8 @@ help:
 	@echo "make lean       also build without tests, benchmarks and experiments"
 	@echo "                (TESTS=0 BENCH=0, build/lean/Image); both sizes"
 	@echo "make test-scale GICv3 with 64, 256 and 512 CPUs: boot, SMP and hotplug"
+	@echo "make power-stats  the strategies over POWER_BOOTS shuffled boots with an"
+	@echo "                A/A control: medians and interquartile ranges"
 	@echo "make power      compare governor policies and power strategies (hotplug,"
 	@echo "                pack, idle states) on three workloads: tables, CSVs,"
 	@echo "                build/power.png, power_strategies.png, power_sweep.png"
@@ -267,6 +269,7 @@ figures: $(B)/Image
 	python3 tools/bench_scale.py --cpus $(FIGURES_SCALE_CPUS) \
 		--boots $(FIGURES_SCALE_BOOTS) --out $(B)/scale.json
 	$(MAKE) --no-print-directory power
+	$(MAKE) --no-print-directory power-stats
 	python3 tools/figures.py --take $(B)
 
 # -smp 4, the RCU torture's readers busy while CPUs go down and up, every
@@ -275,18 +278,29 @@ trace: $(B)/Image
 	python3 tools/trace.py --run --out $(B)/trace.json
 
 # One boot runs the phased workload under each governor policy, then every
-# power strategy (hotplug, pack, idle states, ...) on the phased, phone and
-# storm workloads (about 5 minutes), prints the tables; the tools draw
+# power strategy (hotplug, pack, idle states, ...) and hotplug+idle at each
+# fixed down delay of POWER_DELAYS on the phased, phone and storm
+# workloads (about 10 minutes), prints the tables; the tools draw
 # build/power.png (policies over time), build/power_strategies.png and the
 # sensitivity sweep build/power_sweep.png, with their CSVs.
 POWER_SCALE ?= 100
+POWER_DELAYS ?= 50,200,500,2000
 power: $(B)/Image
-	./qemu.sh --smp 4 --timeout 1200 \
-		--append "power=all power.strategies power.scale=$(POWER_SCALE) hz=250 poweroff" \
+	./qemu.sh --smp 4 --timeout 2400 \
+		--append "power=all power.strategies power.down_delays=$(POWER_DELAYS) power.scale=$(POWER_SCALE) hz=250 poweroff" \
 		> $(B)/power.log 2>&1 || { tail -20 $(B)/power.log; exit 1; }
 	@grep -E '^\[ *[0-9.]+\] power: ' $(B)/power.log | sed 's/^\[[^]]*\] //'
 	tools/power_plot.py $(B)/power.log $(B)
 	tools/power_strategies.py $(B)/power.log $(B)
+
+# Every strategy over POWER_BOOTS boots, each in a shuffled order with an
+# A/A control, at POWER_STATS_SCALE percent: medians, interquartile ranges
+# and which changes exceed the noise (tools/power_stats.py);
+# build/power_stats.md and .json.
+POWER_BOOTS ?= 5
+POWER_STATS_SCALE ?= 20
+power-stats: $(B)/Image
+	python3 tools/power_stats.py --boots $(POWER_BOOTS) --scale $(POWER_STATS_SCALE) $(B)
 
 # Attach to `./qemu.sh --gdb [--gdb-port N]` (another terminal), helpers
 # loaded: make gdb [GDB_PORT=N]. On a TF-A boot (--firmware tfa) hp-tfa adds

@@ -415,10 +415,12 @@ uboot_dtb() {
 
 # The tree QEMU generates for the machine (and --extra devices), with the
 # idle states of the fragment $idle_states added: the fragment's labelled
-# states, in its order, become every CPU node's cpu-idle-states. One file
+# states, in its order, become every CPU node's cpu-idle-states, and the
+# labelled states of its domain-idle-states those of a PSCI power domain
+# per cluster of 2 CPUs (each CPU's own domain under it). One file
 # per (machine, fragment) pair, rebuilt when the fragment changes.
 idle_dtb() {
-  local key out tmp labels refs cpu
+  local key out tmp syms labels domain refs cpu n
   key=$(print_cmd "${machine_args[@]}" "${extra[@]}" | cat - "$idle_states" | cksum | cut -d' ' -f1)
   out=$build/idle/virt-$key.dtb
   if up_to_date "$out" "$idle_states" "$0"; then
@@ -430,14 +432,29 @@ idle_dtb() {
   qemu-system-aarch64 -machine "$machine_opts,dumpdtb=$tmp.in" \
     "${machine_args[@]:2}" -nographic "${extra[@]}" >/dev/null 2>&1 ||
     die "could not dump QEMU's device tree"
-  labels=$(grep -oE '^[[:space:]]*[A-Za-z_][A-Za-z0-9_]*:' "$idle_states" | tr -d ' \t:')
+  # Labels under a domain-idle-states node are cluster states, the others
+  # CPU states: read from the fragment's own symbols.
+  syms=$({ echo '/dts-v1/;'; cat "$idle_states"; } | dtc -q -@ -I dts -O dts - 2>/dev/null |
+    sed -n '/__symbols__ {/,/};/ s/^[[:space:]]*\([A-Za-z_][A-Za-z0-9_]*\) = "\(.*\)";$/\1 \2/p')
+  labels=$(echo "$syms" | awk '$2 !~ /domain-idle-states/ {print $1}')
+  domain=$(echo "$syms" | awk '$2 ~ /domain-idle-states\// {print $1}')
   [ -n "$labels" ] || die "--idle-states: $idle_states labels no state (LABEL: node { ... })"
   refs=$(for l in $labels; do printf '&%s ' "$l"; done)
   {
     dtc -q -I dtb -O dts "$tmp.in"
     cat "$idle_states"
+    n=0
     for cpu in $(fdtget -l "$tmp.in" /cpus | grep '^cpu@'); do
       echo "&{/cpus/$cpu} { cpu-idle-states = <${refs% }>; };"
+      # Cluster states: PSCI power domains, clusters of 2 CPUs in order;
+      # not under /psci, which QEMU replaces with its own when it boots.
+      [ -n "$domain" ] || continue
+      [ $((n % 2)) = 1 ] || echo "/ { psci-domains { CLUSTER_PD$((n / 2)): power-domain-cluster$((n / 2)) {
+        #power-domain-cells = <0>; domain-idle-states = <$(printf '&%s ' $domain)>; }; }; };"
+      echo "/ { psci-domains { CPU_PD$n: power-domain-cpu$n {
+        #power-domain-cells = <0>; power-domains = <&CLUSTER_PD$((n / 2))>; }; }; };
+        &{/cpus/$cpu} { power-domains = <&CPU_PD$n>; power-domain-names = \"psci\"; };"
+      n=$((n + 1))
     done
   } | dtc -q -I dts -O dtb -o "$tmp" - ||
     die "--idle-states: dtc refused $idle_states merged into QEMU's tree"

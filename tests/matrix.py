@@ -769,7 +769,8 @@ BOOTS = [
          append="hz=5000 fail_cpu_on=2:DENIED bogus loglevel=x "
                 "hotplug.sync=foo fail.cpu_on=9:DENIED trace=rcu,bogus "
                 "cpuidle.latency_us=soon power.strategies power.only=spread,turbo "
-                "test=boot poweroff",
+                "cpuidle.cluster_idle=2 power.down_delays=0,abc "
+                "power.model=model=turbo,opp=1 test=boot poweroff",
          expect=(r"^cmdline: hz=5000 ignored: want N: timer tick rate in Hz",
                  r"^cmdline: unknown word 'fail_cpu_on' ignored: it is now "
                  r"'fail\.cpu_on'$",
@@ -780,6 +781,10 @@ BOOTS = [
                  r"^fault: fail\.cpu_on=9:DENIED ignored: want CPU:ERROR",
                  r"^trace: trace=rcu,bogus ignored: want on, all or ",
                  r"^cmdline: cpuidle\.latency_us=soon ignored: want US: wake-up latency",
+                 r"^cmdline: cpuidle\.cluster_idle=2 ignored: want ",
+                 r"^error: unknown power model 'turbo' \(juno-a53 invented\)$",
+                 r"^error: unknown power model key 'opp'",
+                 r"^power: power\.down_delays: '0' is not 1-60000 ms; no sweep$",
                  r"^power: unknown strategy 'turbo'$",
                  r"^power: power\.strategies: nothing run$",
                  r"\bBrought up 4 of 4 CPUs$",
@@ -1038,8 +1043,18 @@ BOOTS = [
              Step(PROMPT, "power frobs=2\r", expect=(r"^error: unknown power model key 'frobs'",)),
              Step(PROMPT, "power cluster_cpus=0\r",
                   expect=(r"^error: cluster_cpus wants a whole number in \[1, 4096\]$",)),
+             Step(PROMPT, "power cluster_cpus=1\r",
+                  expect=(r"^error: cluster_cpus=1: the device tree groups the CPUs",)),
+             Step(PROMPT, "power model=turbo\r",
+                  expect=(r"^error: unknown power model 'turbo' \(juno-a53 invented\)$",)),
              Step(PROMPT, "power idle2_mw=3\r",
-                  expect=(r"\bidle2_mw=3 idle2_uj=\d+ cluster_mw=40 cluster_cpus=2$",)),
+                  expect=(r"^power: model juno-a53 \(published\): opp_khz=450000/575000/700000/"
+                          r"775000/850000 opp_capacity=235/302/368/406/447 opp_cpu_mw=33/46/61/"
+                          r"76/93 opp_cluster_mw=26/30/39/47/57 cpufreq=schedutil ",
+                          r"\bidle2_mw=3 idle2_uj=\d+ .*\bcluster_mw=57 cluster_idle_mw=56 "
+                          r"cluster_down_mw=17 cluster_uj=\d+ clusters=2$")),
+             Step(PROMPT, "power model=invented\r",
+                  expect=(r"^power: model invented \(illustrative\): opp_khz=1200000 ",)),
              Step(PROMPT, "policy rqdepth cost_aware=2\r",
                   expect=(r"^error: cost_aware wants a whole number in \[0, 1\], not '2'$",)),
              Step(PROMPT, "cpus\r", check=cpus_table([0x0, 0x1, 0x2, 0x3])),
@@ -1080,14 +1095,18 @@ BOOTS = [
                           r"^state 1: cpu-retention +exit 167 us, residency 504 us, psci 0x2$",
                           r"^state 2: cpu-sleep +exit 305 us, residency 595 us, psci 0x10003, "
                           r"power-down, timer stops$",
+                          r"^state 3: cluster-sleep +exit 4305 us, residency 6000 us, "
+                          r"psci 0x10033, cluster, power-down, timer stops$",
                           r"^latency limit: none; forced state: none \(governor\); "
                           r"broadcast host: CPU\d$",
-                          r"^CPU3: WFI \d+/\d+ms cpu-retention \d+/\d+ms cpu-sleep \d+/\d+ms; ")),
+                          r"^CPU3: WFI \d+/\d+ms cpu-retention \d+/\d+ms cpu-sleep \d+/\d+ms "
+                          r"cluster-sleep \d+/\d+ms; ",
+                          r"^cluster 1 \(2 CPUs\): idle \d+ms, down \d+ms \(\d+ times\)$")),
              Step(PROMPT, "cpuidle latency 200\r", expect=(r"^latency limit: 200 us; ",)),
              Step(PROMPT, "cpuidle latency 2x\r",
                   expect=(r"^error: latency '2x' is not a number of us \(or none\)$",)),
-             Step(PROMPT, "cpuidle force 3\r",
-                  expect=(r"^error: no state '3' \(0\.\.2 or a name\)$",)),
+             Step(PROMPT, "cpuidle force 4\r",
+                  expect=(r"^error: no state '4' \(0\.\.3 or a name\)$",)),
              Step(PROMPT, "cpuidle disable WFI\r",
                   expect=(r"^error: state 0 cannot be disabled \(WFI always stays\)$",)),
              Step(PROMPT, "cpuidle nap 1\r", expect=(r"^error: usage: cpuidle ",)),

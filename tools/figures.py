@@ -2,8 +2,9 @@
 """The docs' figures, made from the benchmarks' JSON, never typed in.
 
 docs/figures/ holds what the last `make figures` measured, one file per
-tool: bench.json (tools/bench.py), scale.json (tools/bench_scale.py) and
-power.json (tools/power_strategies.py), each stamped with the command that
+tool: bench.json (tools/bench.py), scale.json (tools/bench_scale.py),
+power.json (tools/power_strategies.py) and power_stats.json
+(tools/power_stats.py), each stamped with the command that
 made it and the QEMU it ran on; the tools themselves record the build each
 boot ran (the banner's `hotplug kernel VERSION`, which git describe makes).
 A doc marks each generated block:
@@ -49,6 +50,7 @@ from harness.ktap import KtapWriter   # noqa: E402
 import bench                          # noqa: E402
 import bench_scale                    # noqa: E402
 import power_strategies               # noqa: E402
+import power_stats                    # noqa: E402
 
 FIGURES_DIR = os.path.join("docs", "figures")
 OPEN = re.compile(r"^<!-- figures: ([\w.-]+) -->$")
@@ -66,6 +68,7 @@ SOURCES = {
     # table in docs/governor.md, which has no generated block: left as is.
     "power": ("power_strategies.json", ["power_strategies.png", "power_sweep.png",
                                         "power_breakeven.png"]),
+    "power_stats": ("power_stats.json", []),
 }
 # bench.json's per-step medians are not in any doc; docs/figures/ leaves
 # them out (build/bench.json keeps them).
@@ -393,6 +396,9 @@ BLOCKS = {
     "power.summary": ("power", power_summary),
     "power.break-even": ("power", power_break_even),
     "power.crossover": ("power", lambda d: power_strategies.markdown_crossover(*power_args(d))),
+    "power.stats": ("power_stats", power_stats.markdown),
+    "power.delay-sweep": ("power", lambda d: power_strategies.markdown_delay_sweep(
+        *power_args(d)) or "(no down-delay sweep in this run)"),
 }
 
 
@@ -425,9 +431,15 @@ def command_of(source, data):
             return f"make bench-scale SCALE_CPUS={cpus} SCALE_BOOTS={data.get('boots')}"
         return (f"tools/bench_scale.py --cpus {cpus} --boots {data.get('boots')} "
                 f"--ms {data.get('phase_ms')}")
+    if source == "power_stats":
+        return (f"make power-stats POWER_BOOTS={data.get('nr_boots')} "
+                f"POWER_STATS_SCALE={data.get('scale')}")
     line = data.get("command_line", "")
-    m = re.fullmatch(r"power=all power\.strategies power\.scale=(\d+) hz=250 poweroff", line)
-    return f"make power POWER_SCALE={m.group(1)}" if m else \
+    m = re.fullmatch(r"power=all power\.strategies (?:power\.down_delays=(\S+) )?"
+                     r"power\.scale=(\d+) hz=250 poweroff", line)
+    if m and m.group(1):
+        return f"make power POWER_DELAYS={m.group(1)} POWER_SCALE={m.group(2)}"
+    return f"make power POWER_SCALE={m.group(2)}" if m else \
         f"./qemu.sh --smp 4 --append \"{line}\""
 
 

@@ -39,16 +39,19 @@ import subprocess
 import sys
 
 TIMESTAMP = re.compile(r"^\[\s*\d+\.\d+\]\s*")
-MODEL = re.compile(r"^power: model \(.*\): (.*)$")
+MODEL = re.compile(r"^power: model (\S+) \(.*?\): (.*)$")
 CPUS = re.compile(r"^power: strategies at \d+% of each workload on (\d+) CPUs")
 # The build the boot ran (its banner's git describe) and its command line.
 VERSION = re.compile(r"^hotplug kernel (\S+)")
 CMDLINE = re.compile(r"^Command line: (.*)$")
 FIELDS = ["workload", "strategy", "wall_us", "active_us", "idle_us", "off_us",
-          "state0_us", "state1_us", "state2_us", "entries0", "entries1",
-          "entries2", "clusters_off_us", "transitions", "transition_uj",
-          "energy_uj", "units", "cpu_ms", "wakeups", "p50_us", "p99_us",
-          "break_even_ms"]
+          "state0_us", "state1_us", "state2_us", "state3_us", "entries0",
+          "entries1", "entries2", "entries3", "clusters", "clusters_idle_us",
+          "clusters_down_us", "cluster_downs", "cluster_uj", "transitions",
+          "transition_uj", "energy_uj", "units", "cpu_ms", "wakeups", "p50_us",
+          "p99_us", "break_even_ms", "opp_busy_us", "stall_us", "frames",
+          "frame_misses"]
+LISTS = ("opp_busy_us", "opp_khz", "opp_capacity", "opp_cpu_mw", "opp_cluster_mw")
 TRANSITION_SCALES = [0.1, 0.3, 1, 3, 10, 30, 100, 300, 1000]
 DEEP_POWER_SCALES = [0.5, 1, 2, 5, 10]
 CLUSTER_MW = [0, 10, 40, 80]
@@ -66,10 +69,12 @@ def parse(lines, run=None):
                 run.setdefault(key, m.group(1))
         m = MODEL.match(line)
         if m:
-            for word in m.group(1).split():
+            model = {"name": m.group(1)}
+            for word in m.group(2).split():
                 if "=" in word:
                     k, v = word.split("=", 1)
-                    model[k] = int(v)
+                    model[k] = ([int(x) for x in v.split("/")] if k in LISTS
+                                else v if k == "cpufreq" else int(v))
             continue
         m = CPUS.match(line)
         if m:
@@ -81,24 +86,70 @@ def parse(lines, run=None):
                 continue
             row = dict(zip(FIELDS, values))
             for k in FIELDS[2:]:
-                row[k] = int(row[k])
+                row[k] = [int(x) for x in row[k].split("/")] if k in LISTS else int(row[k])
             rows.append(row)
     return model, rows, cpus
 
 
-def energy_uj(row, model, cpus, transition_scale=1.0, deep_scale=1.0, cluster_mw=None):
-    """The kernel's model, term by term (kernel/governor/model.c): us x mW = nJ."""
-    if cluster_mw is not None:
-        model = dict(model, cluster_mw=cluster_mw)
+def entries(r):
+    """Idle entries per state, WFI first (3 states in older logs)."""
+    return "/".join(str(r[f"entries{i}"]) for i in range(4) if f"entries{i}" in r)
+
+
+def energy_uj_hotplug_only(row, model, cpus, transition_scale, deep_scale):
+    """Logs of the kernel whose model dropped a cluster's power only while
+    all its cores were off (rows with clusters_off_us): its formula."""
     def uj(mw, us):
         return mw * us / 1000.0
     clusters = -(-cpus // model["cluster_cpus"])
     e = uj(model["active_mw"], row["active_us"]) + uj(model["off_mw"], row["off_us"])
     e += row["transitions"] * row["transition_uj"] * transition_scale
-    cluster_on = max(row["wall_us"] * clusters - row["clusters_off_us"], 0)
-    e += uj(model["cluster_mw"], cluster_on)
+    e += uj(model["cluster_mw"], max(row["wall_us"] * clusters - row["clusters_off_us"], 0))
     e += uj(model["wfi_mw"], row["state0_us"])
     for i in (1, 2):
+        if f"idle{i}_mw" in model:
+            mw = model[f"idle{i}_mw"] * (deep_scale if i == 2 else 1)
+            e += uj(mw, row[f"state{i}_us"]) + row[f"entries{i}"] * model[f"idle{i}_uj"]
+    return e
+
+
+def opp_energy_uj(row, model, cluster_busy_us, cluster_mw=None):
+    """Busy time per OPP at capacity-scaled length, the displaced idle
+    priced at WFI's and the cluster's idle power (model.c's
+    opp_energy_uj()); the sweep's cluster_mw replaces every OPP's."""
+    caps = model["opp_capacity"]
+    top = caps[-1]
+    e = 0
+    for k, cap in enumerate(caps):
+        t_us = row["opp_busy_us"][k]
+        c_us = cluster_busy_us * t_us // row["active_us"] if row["active_us"] else 0
+        cl_mw = model["opp_cluster_mw"][k] if cluster_mw is None else cluster_mw
+        e += t_us * (model["opp_cpu_mw"][k] * top - model["wfi_mw"] * (top - cap)) // cap
+        e += c_us * (cl_mw * top - model["cluster_idle_mw"] * (top - cap)) // cap
+    return max(e / 1000.0, 0)
+
+
+def energy_uj(row, model, cpus, transition_scale=1.0, deep_scale=1.0, cluster_mw=None):
+    """The kernel's model, term by term (kernel/governor/model.c): us x mW = nJ.
+    cluster_mw, if given, replaces the cluster's awake power (active and
+    idle alike) for the sweep."""
+    if cluster_mw is not None:
+        model = dict(model, cluster_mw=cluster_mw, cluster_idle_mw=cluster_mw)
+    def uj(mw, us):
+        return mw * us / 1000.0
+    if "clusters_off_us" in row:
+        return energy_uj_hotplug_only(row, model, cpus, transition_scale, deep_scale)
+    e = uj(model["off_mw"], row["off_us"])
+    e += row["transitions"] * row["transition_uj"] * transition_scale
+    e += uj(model["active_mw"] - min(model["active_mw"], model["wfi_mw"]), row["stall_us"])
+    cluster_wall = row["wall_us"] * row["clusters"]
+    idle = min(row["clusters_idle_us"], cluster_wall)
+    down = min(row["clusters_down_us"], idle)
+    e += opp_energy_uj(row, model, cluster_wall - idle, cluster_mw)
+    e += uj(model["cluster_idle_mw"], idle - down) + uj(model["cluster_down_mw"], down)
+    e += row["cluster_downs"] * row["cluster_uj"]
+    e += uj(model["wfi_mw"], row["state0_us"])
+    for i in (1, 2, 3):
         if f"idle{i}_mw" not in model:
             continue
         mw = model[f"idle{i}_mw"] * (deep_scale if i == 2 else 1)
@@ -250,7 +301,7 @@ def plot_sweep(png, sw):
     for i, w in enumerate(ws):
         names = ["idle", "hotplug+idle", "pack+idle", "hotplug-rqdepth"]
         series = []
-        for cl, dash in ((40, 1), (0, 2)):
+        for cl, dash in ((CLUSTER_MW[2], 1), (0, 2)):
             pts = [(ts, e) for ww, c, ts, ds, e, _ in sw if ww == w and ds == 1 and c == cl]
             names = [n for n in names if n in pts[0][1]]
             lines.append(f"$s{i}c{cl} << EOD")
@@ -268,7 +319,8 @@ def plot_sweep(png, sw):
 
 SMOKE_LOG = "build/power-strategies-smoke.log"
 STRATEGIES = ["spread", "hotplug-rqdepth", "hotplug-load", "pack", "idle", "pack+idle",
-              "hotplug+idle", "cost-hotplug+idle"]
+              "hotplug+idle", "cost-hotplug+idle", "hotplug+idle-2013",
+              "cost-hotplug+idle-2013", "idle-tegra3", "hotplug+idle-tegra3"]
 WORKLOADS = ["phased", "phone", "storm"]
 
 
@@ -312,15 +364,20 @@ def markdown_workload(model, rows, cpus, w):
     mine = [r for r in rows if r["workload"] == w]
     base = next((r for r in mine if r["strategy"] == "spread"), mine[0])
     base_eq = equal_work_uj(base, rows, model, cpus)
+    new = "frames" in base    # logs with frames, stall and cluster figures
     out = [f"**{w}**", "",
            "| strategy | energy | same work | vs spread | CPU-ms | p50 us | p99 us "
-           "| hotplugs | idle entries |", "|---|---|---|---|---|---|---|---|---|"]
+           + ("| missed frames | hotplugs | stall ms | cluster down s | idle entries |"
+              if new else "| hotplugs | idle entries |"),
+           "|---|---|---|---|---|---|---|---|---|" + ("---|---|---|" if new else "")]
     for r in mine:
         eq = equal_work_uj(r, rows, model, cpus)
+        extra = (f"| {r['frame_misses']}/{r['frames']} | {r['transitions']} "
+                 f"| {r['stall_us'] / 1000:.0f} | {r['clusters_down_us'] / 1e6:.1f} "
+                 if new else f"| {r['transitions']} ")
         out.append(f"| {r['strategy']} | {r['energy_uj'] / 1000:.0f} | {eq / 1000:.0f} "
                    f"| {100.0 * eq / base_eq - 100:+.1f}% | {r['cpu_ms']} | {r['p50_us']} "
-                   f"| {r['p99_us']} | {r['transitions']} "
-                   f"| {r['entries0']}/{r['entries1']}/{r['entries2']} |")
+                   f"| {r['p99_us']} " + extra + f"| {entries(r)} |")
     return "\n".join(out)
 
 
@@ -339,11 +396,46 @@ def markdown_crossover(model, rows, cpus):
     return "\n".join(out)
 
 
+def break_even_cluster(model, mw):
+    """ms for a cluster's last online core when the cluster cannot go
+    down from idle: it also saves cluster idle - cluster down power
+    (model.c's power_break_even_calc(), no wake-up term)."""
+    if "cluster_idle_mw" not in model:
+        return None
+    saved = max(mw - model["off_mw"], 0) + model["cluster_idle_mw"] - model["cluster_down_mw"]
+    return 2 * model["transition_uj"] / saved if saved > 0 else None
+
+
 def markdown_break_even(model):
-    out = ["| idle state the off core would otherwise be in | power | break-even |",
-           "|---|---|---|"]
+    cl = "cluster_idle_mw" in model
+    out = ["| idle state the off core would otherwise be in | power | break-even |"
+           + (" its cluster's last core |" if cl else ""),
+           "|---|---|---|" + ("---|" if cl else "")]
     for name, mw, ms in break_even(model):
-        out.append(f"| {name} | {mw} mW | " + (f"{ms:.1f} ms" if ms else "never") + " |")
+        line = f"| {name} | {mw} mW | " + (f"{ms:.1f} ms" if ms else "never") + " |"
+        if cl:
+            c = break_even_cluster(model, mw)
+            line += (f" {c:.1f} ms |" if c else " never |")
+        out.append(line)
+    return "\n".join(out)
+
+
+def markdown_delay_sweep(model, rows, cpus):
+    """hotplug+idle with each fixed down delay (power.down_delays=), per
+    workload: energy for the same work, against the break-even."""
+    swept = [r for r in rows if re.match(r"^hotplug\+idle/\d+ms$", r["strategy"])]
+    if not swept:
+        return ""
+    delays = sorted({int(r["strategy"].split("/")[1][:-2]) for r in swept})
+    out = ["| down delay | " + " | ".join(f"{d} ms" for d in delays) + " |",
+           "|---|" + "---|" * len(delays)]
+    for w in workloads(swept):
+        cells = []
+        for d in delays:
+            r = next((x for x in swept if x["workload"] == w
+                      and x["strategy"] == f"hotplug+idle/{d}ms"), None)
+            cells.append(f"{equal_work_uj(r, rows, model, cpus) / 1000:.0f}" if r else "")
+        out.append(f"| {w} (mJ, same work) | " + " | ".join(cells) + " |")
     return "\n".join(out)
 
 
@@ -351,6 +443,7 @@ def markdown(model, rows, cpus):
     """The tables docs/power.md quotes, from the same figures."""
     parts = [markdown_workload(model, rows, cpus, w) for w in workloads(rows)]
     parts += [markdown_crossover(model, rows, cpus), markdown_break_even(model)]
+    parts += [p for p in [markdown_delay_sweep(model, rows, cpus)] if p]
     return "\n\n".join(parts) + "\n"
 
 
@@ -422,7 +515,7 @@ def main():
             print(f"{w}: {r['strategy']:<18} {r['energy_uj'] / 1000:9.0f} {eq / 1000:9.0f} "
                   f"{100.0 * eq / base_eq - 100:+8.1f}% "
                   f"{r['cpu_ms']:7} {r['p50_us']:7} {r['p99_us']:7} {r['transitions']:7}  "
-                  f"{r['entries0']}/{r['entries1']}/{r['entries2']}")
+                  f"{entries(r)}")
         for cl in CLUSTER_MW:
             cells = []
             for ds in DEEP_POWER_SCALES:

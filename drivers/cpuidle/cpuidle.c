@@ -13,6 +13,23 @@
  *
  * A state the firmware refuses is disabled for every CPU and the reason
  * printed, outside the idle path (nothing prints with RCU not watching).
+ *
+ * On QEMU's virt machine a CPU woken from state idx spins that state's
+ * exit latency (cpuidle-psci.c turns it on): QEMU's CPU_SUSPEND returns
+ * at once, so without it a deep state would cost a wake-up nothing.
+ *
+ * Clusters. CPUs share a cluster (L2, SCU, interconnect) that can power
+ * down only when none of its CPUs needs it. In PSCI's platform-coordinated
+ * mode each CPU asks for the cluster's state with its own prediction (the
+ * cluster state is one more, deeper state in the table) and the firmware
+ * powers the cluster down once the last of them has asked, serving the
+ * others' requests from the CPU's own state meanwhile. QEMU's firmware
+ * does no such thing, so this core keeps the firmware's count: a cluster
+ * is down from the moment each of its CPUs is either in a cluster state
+ * or off (hotplugged out) until one of them leaves. The power model
+ * reads that time; cpuidle.cluster_idle=0 withholds the cluster states,
+ * a firmware that powers a cluster down only when all its CPUs are off
+ * (Tegra 3, Exynos 4-era parts).
  */
 #define pr_fmt(fmt) "cpuidle: " fmt
 #include <asm/arch_timer.h>
@@ -53,6 +70,49 @@ static struct {
 } refusal = {-1, 0};
 
 static DEFINE_CPU_ARRAY(struct cpuidle_device, cpuidle_devices);
+
+static bool exit_emulation, no_exit_emulation;
+param_flag("cpuidle.no_exit_emulation", no_exit_emulation,
+	   "on QEMU virt, do not spin each idle state's exit latency on "
+	   "wake-up (QEMU's CPU_SUSPEND returns at once)");
+
+void cpuidle_set_exit_emulation(bool on)
+{
+	WRITE_ONCE(exit_emulation, on && !no_exit_emulation);
+}
+
+static bool cluster_idle = true;
+param_flag("cpuidle.cluster_idle", cluster_idle,
+	   "0: the firmware powers a cluster down only when all its CPUs "
+	   "are off (Tegra 3/Exynos 4-era), so cluster idle states are not "
+	   "used");
+
+/*
+ * One cluster's power state, as the firmware would keep it. idle counts
+ * its CPUs in the idle path or off, down those of them in a cluster
+ * state or off: all idle, the cluster is idle (clocked, its caches on);
+ * all down, it is powered down. lock orders the counts and the times.
+ */
+struct cpuidle_cluster {
+	spinlock_t lock;
+	unsigned int cpus;
+	unsigned int idle, down;
+	u64 idle_since, down_since; /* valid while is_idle, is_down */
+	bool is_idle, is_down;
+	u64 idle_ns, down_ns; /* completed periods */
+	u64 downs; /* times it went down */
+};
+
+/* Indexed by cluster id (< nr_cpu_ids): enough for any grouping. */
+static DEFINE_CPU_ARRAY(struct cpuidle_cluster, clusters);
+static DEFINE_CPU_ARRAY(unsigned int, cpu_cluster);
+/* The next CPU of the same cluster, round to the first: a ring per cluster. */
+static DEFINE_CPU_ARRAY(unsigned int, cluster_next);
+static DEFINE_CPU_ARRAY(bool, cpu_is_off);
+static unsigned int nr_clusters;
+/* The tree's grouping (cpuidle_register_clusters()), else by this size. */
+static bool clusters_from_tree;
+static unsigned int cluster_cpus = 2;
 
 static void default_idle(void)
 {
@@ -154,6 +214,204 @@ static int forced_choice(int idx, u32 limit)
 	return idx;
 }
 
+/* Link each cluster's CPUs in a ring (cluster_next) from cpu_cluster. */
+static void clusters_link(void)
+{
+	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++) {
+		unsigned int next = cpu;
+
+		for (unsigned int i = 1; i < nr_cpu_ids; i++) {
+			unsigned int o = (cpu + i) % nr_cpu_ids;
+
+			if (cpu_cluster[o] == cpu_cluster[cpu]) {
+				next = o;
+				break;
+			}
+		}
+		cluster_next[cpu] = next;
+	}
+}
+
+static void clusters_group(void)
+{
+	nr_clusters = DIV_ROUND_UP(nr_cpu_ids, cluster_cpus);
+	for (unsigned int c = 0; c < nr_cpu_ids; c++)
+		clusters[c].cpus = 0;
+	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++) {
+		cpu_cluster[cpu] = cpu / cluster_cpus;
+		clusters[cpu / cluster_cpus].cpus++;
+	}
+	clusters_link();
+}
+
+/* Lazily, the default grouping: nothing else sets the arrays up early. */
+static void clusters_ready(void)
+{
+	if (!nr_clusters && clusters && cpu_cluster)
+		clusters_group();
+}
+
+/* Start or end a period of count reaching all of the cluster's CPUs. */
+static void cluster_period(unsigned int count, unsigned int cpus, bool *in,
+			   u64 *since, u64 *total, u64 now)
+{
+	if (count == cpus && !*in) {
+		*in = true;
+		*since = now;
+	} else if (count < cpus && *in) {
+		*in = false;
+		*total += now - *since;
+	}
+}
+
+/*
+ * cpu's counts in its cluster change by idle and down (1 in, -1 out, 0):
+ * from the idle path (IRQs off) and from the hotplug notifier. The last
+ * CPU in starts the cluster's period, the first out ends it.
+ */
+static void cluster_count(unsigned int cpu, int idle, int down)
+{
+	struct cpuidle_cluster *c;
+	unsigned long flags;
+	bool was_down;
+	u64 now;
+
+	clusters_ready();
+	if (!nr_clusters || cpu >= nr_cpu_ids)
+		return;
+	c = &clusters[cpu_cluster[cpu]];
+	spin_lock_irqsave(&c->lock, flags);
+	now = ktime_get_ns();
+	c->idle += idle;
+	c->down += down;
+	was_down = c->is_down;
+	cluster_period(c->idle, c->cpus, &c->is_idle, &c->idle_since,
+		       &c->idle_ns, now);
+	cluster_period(c->down, c->cpus, &c->is_down, &c->down_since,
+		       &c->down_ns, now);
+	if (c->is_down && !was_down)
+		c->downs++;
+	spin_unlock_irqrestore(&c->lock, flags);
+}
+
+/* After each successful down or up: an off CPU counts as down. */
+static void cluster_note_cpu(unsigned int cpu, bool up)
+{
+	if (!cpu_is_off || cpu >= nr_cpu_ids || cpu_is_off[cpu] == !up)
+		return;
+	cpu_is_off[cpu] = !up;
+	cluster_count(cpu, up ? -1 : 1, up ? -1 : 1);
+}
+
+CPUHP_NOTIFIER(cluster_note_cpu);
+
+unsigned int cpuidle_nr_clusters(void)
+{
+	clusters_ready();
+	return nr_clusters;
+}
+
+unsigned int cpuidle_cpu_cluster(unsigned int cpu)
+{
+	clusters_ready();
+	return cpu < nr_cpu_ids && cpu_cluster ? cpu_cluster[cpu] : 0;
+}
+
+unsigned int cpuidle_cluster_next(unsigned int cpu)
+{
+	clusters_ready();
+	return cpu < nr_cpu_ids && cluster_next ? cluster_next[cpu] : cpu;
+}
+
+void cpuidle_cluster_stats(unsigned int c, struct cpuidle_cluster_stats *st)
+{
+	unsigned long flags;
+
+	*st = (struct cpuidle_cluster_stats){0};
+	clusters_ready();
+	if (c >= nr_clusters)
+		return;
+	spin_lock_irqsave(&clusters[c].lock, flags);
+	st->cpus = clusters[c].cpus;
+	st->downs = clusters[c].downs;
+	st->down_ns = clusters[c].down_ns;
+	st->idle_ns = clusters[c].idle_ns;
+	if (clusters[c].is_down)
+		st->down_ns += ktime_get_ns() - clusters[c].down_since;
+	if (clusters[c].is_idle)
+		st->idle_ns += ktime_get_ns() - clusters[c].idle_since;
+	spin_unlock_irqrestore(&clusters[c].lock, flags);
+}
+
+void cpuidle_clusters_sum(struct cpuidle_cluster_stats *sum)
+{
+	struct cpuidle_cluster_stats st;
+
+	*sum = (struct cpuidle_cluster_stats){0};
+	for (unsigned int c = 0; c < cpuidle_nr_clusters(); c++) {
+		cpuidle_cluster_stats(c, &st);
+		sum->cpus += st.cpus;
+		sum->downs += st.downs;
+		sum->down_ns += st.down_ns;
+		sum->idle_ns += st.idle_ns;
+	}
+}
+
+int cpuidle_set_cluster_cpus(unsigned int n)
+{
+	if (!n || n > nr_cpu_ids)
+		return -EINVAL;
+	if (clusters_from_tree)
+		return -EBUSY; /* the tree says which CPUs share a cluster */
+	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)
+		if (cpu_is_off && cpu_is_off[cpu])
+			return -EBUSY; /* counts would be lost: all online */
+	/* No tree grouping, so no cluster state: every count is 0. */
+	cluster_cpus = n;
+	clusters_group();
+	return 0;
+}
+
+void cpuidle_register_clusters(const unsigned int *cluster_of, unsigned int nr)
+{
+	clusters_ready();
+	if (!clusters || !nr || nr > nr_cpu_ids)
+		return;
+	for (unsigned int c = 0; c < nr_cpu_ids; c++)
+		clusters[c].cpus = 0;
+	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++) {
+		cpu_cluster[cpu] = cluster_of[cpu];
+		clusters[cluster_of[cpu]].cpus++;
+	}
+	clusters_link();
+	nr_clusters = nr;
+	clusters_from_tree = true;
+}
+
+static bool is_cluster_state(int idx)
+{
+	return states[idx].flags & CPUIDLE_FLAG_CLUSTER;
+}
+
+int cpuidle_set_cluster_idle(bool on)
+{
+	bool any = false;
+
+	for (int i = 1; i < state_count; i++)
+		if (is_cluster_state(i)) {
+			WRITE_ONCE(states[i].disabled, !on);
+			any = true;
+		}
+	WRITE_ONCE(cluster_idle, on);
+	cpuidle_kick_all_sync();
+	return any ? 0 : -ENODEV;
+}
+
+bool cpuidle_cluster_idle(void)
+{
+	return READ_ONCE(cluster_idle);
+}
+
 static void account(struct cpuidle_device *dev, int idx, u64 stay_ns, u32 limit)
 {
 	struct cpuidle_state_usage *u = &dev->states[idx];
@@ -198,7 +456,9 @@ void cpuidle_idle_call(void)
 	u32 limit;
 
 	if (state_count == 1 || cpuidle_off || !cpuidle_devices) {
+		cluster_count(smp_processor_id(), 1, 0);
 		default_idle();
+		cluster_count(smp_processor_id(), -1, 0);
 		return;
 	}
 	dev = &cpuidle_devices[smp_processor_id()];
@@ -228,12 +488,18 @@ void cpuidle_idle_call(void)
 		dev->broadcast_refused++;
 		idx = shallower_with_timer(idx, limit);
 	}
+	cluster_count(smp_processor_id(), 1, is_cluster_state(idx));
 	t0 = arch_counter_get();
-	if (idx)
+	if (idx) {
 		ret = driver_enter(idx, &states[idx]);
-	else
+		/* The wake-up pays the exit the firmware did not (QEMU). */
+		if (READ_ONCE(exit_emulation))
+			udelay(states[idx].exit_spin_us);
+	} else {
 		default_idle();
+	}
 	t1 = arch_counter_get();
+	cluster_count(smp_processor_id(), -1, -is_cluster_state(idx));
 	if (states[idx].flags & CPUIDLE_FLAG_TIMER_STOP)
 		tick_broadcast_exit();
 	stay_ns = cycles_to_ns(t1 - t0, arch_timer_get_freq());
@@ -266,6 +532,9 @@ void cpuidle_register_states(const struct cpuidle_state *s, int count,
 	memcpy(&states[1], s, count * sizeof(*s));
 	state_count = 1 + count;
 	driver_enter = enter;
+	for (int i = 1; i < state_count; i++)
+		if (is_cluster_state(i) && !cluster_idle)
+			states[i].disabled = true;
 	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++) {
 		menu_device_init(&cpuidle_devices[cpu].menu);
 		cpuidle_devices[cpu].last_state = -1;

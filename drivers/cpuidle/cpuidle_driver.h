@@ -17,4 +17,13 @@ typedef int (*cpuidle_enter_fn)(int idx, const struct cpuidle_state *st);
 void cpuidle_register_states(const struct cpuidle_state *s, int count,
 			     cpuidle_enter_fn enter);
 
+/*
+ * The tree's clusters: cluster_of[cpu] < nr for each of nr_cpu_ids CPUs.
+ * Before cpuidle_register_states(), at boot, once.
+ */
+void cpuidle_register_clusters(const unsigned int *cluster_of, unsigned int nr);
+
+/* Spin each state's exit_spin_us after it (a firmware that does not). */
+void cpuidle_set_exit_emulation(bool on);
+
 #endif

@@ -7,8 +7,17 @@
  * arm,psci-suspend-param to pass to CPU_SUSPEND. A state the tree gets
  * wrong is kept in the list with the reason, so the boot can say which
  * one and why, and never used. Also whether every CPU node lists the
- * same states (cpuidle-psci.c wants one table). No firmware call, no
- * allocation: tests/boards and tests/fuzz build it natively.
+ * same states (cpuidle-psci.c wants one table).
+ *
+ * A cluster's state comes from the PSCI power-domain hierarchy (the
+ * binding of Linux's Documentation/devicetree/bindings/arm/psci.yaml and
+ * power/domain-idle-state.yaml): the CPU node's power-domains names its
+ * CPU domain under /psci, whose power-domains names the cluster's domain,
+ * whose domain-idle-states lists "domain-idle-state" nodes with the same
+ * latencies and a suspend parameter for the cluster's part of the
+ * composite power_state. CPUs whose domains share a parent are a cluster.
+ * No firmware call, no allocation: tests/boards and tests/fuzz build it
+ * natively.
  */
 #include <libfdt.h>
 #include <lib/fdt.h>
@@ -17,7 +26,7 @@
 
 #include "dt_idle_states.h"
 
-static const char *read_state(const void *fdt, int node,
+static const char *read_state(const void *fdt, int node, const char *compat,
 			      struct cpuidle_state *st)
 {
 	const char *name;
@@ -28,14 +37,17 @@ static const char *read_state(const void *fdt, int node,
 	if (!name)
 		name = fdt_get_name(fdt, node, NULL);
 	strlcpy(st->name, name ? name : "?", sizeof(st->name));
-	if (fdt_node_check_compatible(fdt, node, "arm,idle-state"))
-		return "not compatible with arm,idle-state";
+	if (fdt_node_check_compatible(fdt, node, compat))
+		return strcmp(compat, "arm,idle-state")
+			       ? "not compatible with domain-idle-state"
+			       : "not compatible with arm,idle-state";
 	if (!fdt_node_available(fdt, node))
 		return "status is not okay";
 	if (fdt_read_u32(fdt, node, "entry-latency-us", &st->entry_latency_us))
 		return "no entry-latency-us";
 	if (fdt_read_u32(fdt, node, "exit-latency-us", &st->exit_latency_us))
 		return "no exit-latency-us";
+	st->exit_spin_us = st->exit_latency_us;
 	if (fdt_read_u32(fdt, node, "min-residency-us",
 			 &st->target_residency_us))
 		return "no min-residency-us";
@@ -88,7 +100,7 @@ int dt_idle_states_read(const void *fdt, int cpu_node,
 			d->bad = "no node has this phandle";
 			continue;
 		}
-		d->bad = read_state(fdt, node, &d->state);
+		d->bad = read_state(fdt, node, "arm,idle-state", &d->state);
 		if (d->bad)
 			continue;
 		/* Shallowest first: the governor walks them in depth order. */
@@ -156,4 +168,39 @@ int dt_idle_states_common(const void *fdt, struct dt_idle_state *out, int max,
 		}
 	}
 	return max(n, 0);
+}
+
+/* The node a one-phandle property of node points at, or a negative error. */
+static int follow(const void *fdt, int node, const char *prop)
+{
+	u32 phandle;
+
+	if (fdt_read_cell(fdt, node, prop, 0, &phandle))
+		return -FDT_ERR_NOTFOUND;
+	return fdt_node_offset_by_phandle(fdt, phandle);
+}
+
+int dt_cluster_state_read(const void *fdt, int cpu_node,
+			  struct dt_idle_state *out, u32 *cluster)
+{
+	int cpu_pd = follow(fdt, cpu_node, "power-domains"), cluster_pd, node;
+
+	*cluster = 0;
+	*out = (struct dt_idle_state){0};
+	if (cpu_pd < 0)
+		return 0;
+	cluster_pd = follow(fdt, cpu_pd, "power-domains");
+	if (cluster_pd < 0)
+		return 0;
+	*cluster = fdt_get_phandle(fdt, cluster_pd);
+	if (fdt_read_cell(fdt, cluster_pd, "domain-idle-states", 0,
+			  &out->phandle))
+		return 0;
+	node = fdt_node_offset_by_phandle(fdt, out->phandle);
+	if (node < 0) {
+		out->bad = "no node has this phandle";
+		return 1;
+	}
+	out->bad = read_state(fdt, node, "domain-idle-state", &out->state);
+	return 1;
 }

@@ -31,4 +31,15 @@ int dt_idle_states_read(const void *fdt, int cpu_node,
 int dt_idle_states_common(const void *fdt, struct dt_idle_state *out, int max,
 			  int *other);
 
+/*
+ * The first state of the cluster domain above cpu_node's PSCI domain
+ * (cpu_node -> power-domains -> power-domains -> domain-idle-states):
+ * 1 if there is one (written to *out, good or with `bad`), else 0. The
+ * cluster domain's phandle goes to *cluster (0 if cpu_node has none):
+ * CPUs with the same one share the cluster. Further states of the domain
+ * are not read: one cluster state is what the kernel uses.
+ */
+int dt_cluster_state_read(const void *fdt, int cpu_node,
+			  struct dt_idle_state *out, u32 *cluster);
+
 #endif

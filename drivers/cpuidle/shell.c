@@ -30,9 +30,10 @@ static void show(void)
 		const struct cpuidle_state *s = cpuidle_get_state(i);
 
 		pr_info("state %d: %-16s exit %u us, residency %u us, "
-			"psci %#x%s%s%s\n",
+			"psci %#x%s%s%s%s\n",
 			i, s->name, s->exit_latency_us, s->target_residency_us,
 			s->psci_param,
+			s->flags & CPUIDLE_FLAG_CLUSTER ? ", cluster" : "",
 			s->flags & CPUIDLE_FLAG_POWERDOWN ? ", power-down" : "",
 			s->flags & CPUIDLE_FLAG_TIMER_STOP ? ", timer stops"
 							   : "",
@@ -69,6 +70,19 @@ static void show(void)
 			"%llu, refused %llu, broadcast wake-ups %llu\n",
 			cpu, line, above, below, demoted, rejected,
 			(unsigned long long)tick_broadcast_wakeups(cpu));
+	}
+	for (unsigned int c = 0; c < cpuidle_nr_clusters(); c++) {
+		struct cpuidle_cluster_stats st;
+
+		cpuidle_cluster_stats(c, &st);
+		pr_info("cluster %u (%u CPUs): idle %llums, down %llums "
+			"(%llu times)%s\n",
+			c, st.cpus, (unsigned long long)(st.idle_ns / 1000000),
+			(unsigned long long)(st.down_ns / 1000000),
+			(unsigned long long)st.downs,
+			cpuidle_cluster_idle() ? ""
+					       : "; cluster states off "
+						 "(cpuidle.cluster_idle=0)");
 	}
 }
 

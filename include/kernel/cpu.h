@@ -238,6 +238,7 @@ enum cpuhp_phase cpuhp_phase(unsigned int cpu);
 struct cpuhp_stats {
 	u64 ups, downs, up_failed, down_failed;
 	u64 up_ns[3], down_ns[3]; /* min, median, max of the last 64 */
+	u64 up_total_ns, down_total_ns; /* of every one since boot */
 	/* Where the time goes: each step's median over the last 64, run on
 	 * a surviving CPU (those on the CPU itself count in cpu:teardown). */
 	const char *step_name[CPUHP_MAX_STEPS];

@@ -19,6 +19,12 @@
 #define CPUIDLE_FLAG_TIMER_STOP (1U << 0)
 /* The core loses its context (PSCI power-down): cpu_suspend() saves it. */
 #define CPUIDLE_FLAG_POWERDOWN (1U << 1)
+/*
+ * A cluster state: the CPU's deepest state and its cluster's, asked for
+ * together (one composite power_state); the cluster powers down only once
+ * every CPU of it is in such a state or off (platform-coordinated).
+ */
+#define CPUIDLE_FLAG_CLUSTER (1U << 2)
 
 struct cpuidle_state {
 	char name[CPUIDLE_NAME_LEN];
@@ -29,6 +35,9 @@ struct cpuidle_state {
 	u32 psci_param; /* CPU_SUSPEND's power_state (0 for WFI) */
 	/* Refused by the firmware (the reason printed) or by the user. */
 	bool disabled;
+	/* The tree's exit-latency-us alone: spun on each wake-up where the
+	 * firmware returns at once (QEMU), so a deep state costs its exit. */
+	u32 exit_spin_us;
 };
 
 /*
@@ -120,6 +129,39 @@ int cpuidle_set_disabled(int idx, bool disabled);
  * after a change of the rules. May sleep; the calls above do it.
  */
 void cpuidle_kick_all_sync(void);
+
+/*
+ * Clusters: which CPUs share one (the tree's PSCI power domains, else
+ * groups of 2 in CPU order), how long each was idle (every CPU of it in
+ * the idle path or off) and down (every CPU in a cluster state or off;
+ * counted as the firmware would power it).
+ */
+struct cpuidle_cluster_stats {
+	unsigned int cpus;
+	u64 downs; /* times it went down */
+	u64 down_ns; /* time down, until now */
+	u64 idle_ns; /* time every CPU of it idle or off (down included) */
+};
+unsigned int cpuidle_nr_clusters(void);
+unsigned int cpuidle_cpu_cluster(unsigned int cpu);
+/* The next CPU of cpu's cluster, cpu itself last: walk a cluster with it. */
+unsigned int cpuidle_cluster_next(unsigned int cpu);
+void cpuidle_cluster_stats(unsigned int c, struct cpuidle_cluster_stats *st);
+/* The same summed over every cluster (cpus: every CPU). */
+void cpuidle_clusters_sum(struct cpuidle_cluster_stats *sum);
+/*
+ * Group CPUs in clusters of n when the tree does not say: 0, -EINVAL
+ * (n is 0 or above nr_cpu_ids), -EBUSY (the tree groups them, or a CPU
+ * is off). Nothing changes on an error.
+ */
+int cpuidle_set_cluster_cpus(unsigned int n);
+/*
+ * Whether idle CPUs may use cluster states (cpuidle.cluster_idle=): off,
+ * only CPUs being off power a cluster down. -ENODEV if the tree has none
+ * (the setting is kept).
+ */
+int cpuidle_set_cluster_idle(bool on);
+bool cpuidle_cluster_idle(void);
 
 /* Boot, once PSCI is probed: the states of the tree, or WFI only. */
 void cpuidle_init(void);

@@ -115,11 +115,13 @@ int kthreads_unpark_cpu(unsigned int cpu);
  * counters only grow (and stand still while the CPU is off): a caller
  * takes differences between two reads.
  */
+#define SCHED_OPP_MAX 8
 struct sched_cpu_stats {
 	struct task_struct *curr;
 	unsigned int nr_running; /* now: queued + running */
 	u64 idle_ns; /* time in the idle thread (WFI) */
 	u64 busy_ns; /* time running anything else */
+	u64 opp_busy_ns[SCHED_OPP_MAX]; /* busy_ns by operating point */
 	u64 depth_ns; /* integral of nr_running over time */
 	/* Recent utilisation in percent (decayed busy share, half-life
 	 * 16 ms): the figure pack mode judges a CPU full by. */
@@ -127,6 +129,23 @@ struct sched_cpu_stats {
 	u64 nr_wakeup_preempts; /* wake-ups that preempted a thread */
 };
 void sched_cpu_stats(unsigned int cpu, struct sched_cpu_stats *st);
+/* p's CPU time, up to now if p is current (else as of its last switch). */
+u64 task_sched_runtime(struct task_struct *p);
+
+/*
+ * Operating points (kernel/sched/cpufreq.c): schedutil's choice per
+ * cluster, the lowest OPP whose capacity covers util x 1.25 of the
+ * busiest CPU; busy time is counted per OPP (sched_cpu_stats()). The
+ * capacities, ascending (the top one is the speed QEMU runs at), come
+ * from the power model: 0 or -EINVAL (nothing changed).
+ */
+int sched_cpufreq_set_opps(const unsigned int *caps, unsigned int n);
+/* The OPP index for util (of 1024 at the top OPP): pure, for tests. */
+unsigned int sugov_next_opp(unsigned int util, const unsigned int *caps,
+			    unsigned int n);
+/* Every CPU at the top OPP (sched.cpufreq_performance), or schedutil. */
+void sched_cpufreq_set_performance(bool on);
+bool sched_cpufreq_performance(void);
 
 /*
  * The scheduler's mode (kernel/sched/pack.c): spread, the default, places

@@ -23,5 +23,7 @@ void stop_machine_join(void);
 bool stop_machine_pending(void);
 /* The longest any CPU was held stopped (since the last reset). */
 u64 stop_machine_max_stop_ns(bool reset);
+/* CPU time every CPU spent held stopped, summed over CPUs, since boot. */
+u64 stop_machine_total_stop_ns(void);
 
 #endif

@@ -25,7 +25,7 @@ param_ulong("power.scale", power_scale, 1, 1000,
 	    "N: length of the phased workload of power= and demo, percent "
 	    "(default 100; demo 200)");
 param_string("power.model", model_word,
-	     "active_mw=N,wfi_mw=N,off_mw=N,transition_uj=N: the power model");
+	     "[model=juno-a53|invented,]key=N,...: the power model's figures");
 param_flag("demo", demo,
 	   "the phased workload under the governor with a status line each "
 	   "second, then the shell");

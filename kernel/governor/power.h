@@ -4,6 +4,7 @@
 
 #include <kernel/cpuidle.h>
 #include <kernel/governor.h>
+#include <kernel/sched.h>
 #include <lib/cpumask.h>
 #include <lib/types.h>
 
@@ -12,55 +13,98 @@ unsigned int gov_policy_want(enum gov_policy p, const struct gov_tunables *t,
 			     const struct gov_record *s, unsigned int ceiling);
 
 /*
- * The power model (model.c): each core is active, idle in one of its
- * idle states or off; clusters share power until all their cores are
- * off; a hotplug operation (up or down) costs its measured time at active
- * power plus a firmware constant, or transition_uj if set.
+ * The power model (model.c): each core is active at an operating point,
+ * idle in one of its idle states or off; clusters cost their active power
+ * while a core of theirs runs, their idle power while all are idle, their
+ * down power while all are in a cluster state or off; a hotplug operation
+ * (up or down) costs its measured time at active power plus a firmware
+ * constant, or transition_uj if set.
  */
 #define POWER_IDLE_MAX 4 /* idle states 1..3 have tunables */
+#define POWER_OPP_MAX SCHED_OPP_MAX
 #define POWER_UJ_DERIVED 0xffffffffU /* entry energy: exit latency x active */
+struct power_opp {
+	unsigned int khz;
+	unsigned int capacity; /* of 1024 for the fastest core anywhere */
+	unsigned int cpu_mw; /* a core running */
+	unsigned int cluster_mw; /* its cluster while a core of it runs */
+};
 struct power_model {
-	unsigned int active_mw;
+	const char *name;
+	struct power_opp opp[POWER_OPP_MAX];
+	unsigned int nr_opps;
+	unsigned int cur_opp; /* the top: what fixed costs are priced at */
 	unsigned int wfi_mw;
-	unsigned int off_mw;
-	unsigned int transition_uj; /* 0: measured, plus fw_uj */
-	unsigned int fw_uj;
 	unsigned int idle_mw[POWER_IDLE_MAX]; /* [0] unused: WFI is wfi_mw */
 	unsigned int idle_uj[POWER_IDLE_MAX];
-	unsigned int cluster_mw;
-	unsigned int cluster_cpus;
+	unsigned int off_mw;
+	unsigned int cluster_idle_mw; /* every core idle, cluster on */
+	unsigned int cluster_down_mw; /* every core in a cluster state/off */
+	unsigned int cluster_uj; /* per cluster power-down */
+	unsigned int transition_uj; /* 0: measured, plus fw_uj */
+	unsigned int fw_uj;
 };
 extern struct power_model power_model;
+/* Figures by name (juno-a53, invented): 0 or -EINVAL with a message. */
+int power_model_load(const char *name);
 
 /* Counters at the start of a measurement. */
 struct power_meter_cpu {
 	u64 busy_ns, idle_ns;
+	u64 opp_busy_ns[POWER_OPP_MAX];
 	struct cpuidle_state_usage idle[CPUIDLE_STATE_MAX];
 };
 struct power_meter {
 	u64 t0_ns;
 	struct power_meter_cpu *cpu; /* nr_cpu_ids entries, kmalloc'ed */
 	u64 transitions;
-	u64 clusters_off_ns;
+	u64 op_ns; /* hotplug operations' time, summed */
+	u64 stall_ns; /* CPUs held by stop_machine(), summed */
+	struct cpuidle_cluster_stats clusters;
 };
 
 struct power_result {
 	u64 wall_ns;
 	u64 active_ns, idle_ns, off_ns; /* summed over CPUs */
+	u64 opp_busy_ns[POWER_OPP_MAX]; /* active_ns by operating point */
 	u64 state_ns[CPUIDLE_STATE_MAX]; /* idle_ns by state; [0] WFI */
 	u64 state_entries[CPUIDLE_STATE_MAX];
-	u64 clusters_off_ns; /* summed over clusters: all cores off */
+	unsigned int nr_clusters;
+	u64 clusters_idle_ns; /* summed over clusters: all cores idle/off */
+	u64 clusters_down_ns; /* of which all in a cluster state or off */
+	u64 cluster_downs;
+	u64 cluster_uj; /* the energy of each, as the model priced it */
 	u64 transitions;
 	u64 transition_uj; /* the energy of each, as the model priced it */
+	u64 stall_ns; /* other CPUs held by stop_machine(), summed */
 	u64 energy_uj;
 };
 
 /*
  * strategy.c: every listed strategy (all if nr_only is 0) on every listed
- * workload; -EINVAL (nothing run) if a name is unknown.
+ * workload, then hotplug+idle once per down delay of delays[] (ms);
+ * -EINVAL (nothing run) if a name is unknown.
  */
+#define POWER_MAX_DELAYS 8
 int power_strategies(char *const *only, int nr_only, char *const *wls,
-		     int nr_wls, unsigned int scale);
+		     int nr_wls, unsigned int scale, const unsigned int *delays,
+		     int nr_delays);
+
+/* The break-even idle length of taking a CPU down, and its terms. */
+struct power_break_even {
+	u64 transition_uj; /* one down or up */
+	int state; /* the idle state it would otherwise idle in */
+	unsigned int state_mw, off_mw;
+	unsigned int rate_hz; /* its wake-ups a second */
+	u64 entry_uj; /* each wake-up's entry energy in that state */
+	bool cluster_term; /* last online core, cluster not down from idle */
+	unsigned int cluster_idle_mw, cluster_down_mw;
+	unsigned int ms; /* the result, at most 60000 */
+};
+/* The formula from the terms (pure: tests call it). */
+unsigned int power_break_even_calc(const struct power_break_even *be);
+/* The terms for cpu now, and the result in be->ms. */
+void power_break_even_for(unsigned int cpu, struct power_break_even *be);
 
 /* A hotplug operation's energy now (uJ). */
 u64 power_transition_uj(void);
@@ -68,7 +112,8 @@ u64 power_transition_uj(void);
 int power_meter_start(struct power_meter *m);
 void power_meter_free(struct power_meter *m);
 void power_meter_read(const struct power_meter *m, struct power_result *r);
-/* "active_mw=150" etc.; 0 or -EINVAL with a message. */
+/* "active_mw=150", "model=invented" etc.; 0 or -EINVAL with a message
+ * (nothing changed). */
 int power_model_set(const char *kv);
 void power_model_print(void);
 /* Figures since boot (boot.c starts the meter at boot). */
@@ -107,6 +152,7 @@ struct wl_result {
 	u64 units; /* work units done by every thread */
 	u64 cpu_ns; /* CPU time they received (work on a fixed-speed core) */
 	unsigned int wakeups; /* latency samples */
+	u64 frames, frame_misses; /* periodic work items, those late */
 	u64 lat_p50_ns, lat_p99_ns;
 };
 
@@ -131,5 +177,12 @@ void wl_reset(void);
 void wl_run_phase(const struct wl_phase *ph, unsigned int scale,
 		  void (*tick)(const char *phase, void *arg), void *arg);
 void wl_result(struct wl_result *r);
+/*
+ * A frame released at release_ns, due period_ns later, finished at
+ * done_ns: the deadlines it missed (its own, and each later release that
+ * passed meanwhile, a dropped frame); *next_ns the next release to serve.
+ */
+unsigned int wl_frame_misses(u64 release_ns, u64 period_ns, u64 done_ns,
+			     u64 *next_ns);
 
 #endif

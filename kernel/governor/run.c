@@ -11,10 +11,11 @@
 #include <kernel/printk.h>
 #include <kernel/time.h>
 #include <lib/errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include "power.h"
 
-static char power_word[64], only_word[128], workloads_word[64];
+static char power_word[64], only_word[256], workloads_word[64];
 static bool strategies_flag;
 param_string("power", power_word,
 	     "all|NAME[,NAME]: compare governor policies on the phased "
@@ -26,6 +27,35 @@ param_string("power.only", only_word,
 	     "NAME[,NAME]: power.strategies runs only these strategies");
 param_string("power.workloads", workloads_word,
 	     "phased|phone|storm[,...]: power.strategies runs only these");
+static char delays_word[64];
+param_string("power.down_delays", delays_word,
+	     "MS[,MS...]: power.strategies also runs hotplug+idle with each "
+	     "fixed down delay (1-60000 ms, at most 8)");
+
+/* power.down_delays= into ms; -EINVAL (none kept) with a message. */
+static int parse_delays(char *word, unsigned int *out)
+{
+	char *w[POWER_MAX_WORDS], *end;
+	int n = word[0] ? power_split_commas(word, w) : 0;
+
+	if (n > POWER_MAX_DELAYS) {
+		pr_err("power.down_delays: at most %d delays\n",
+		       POWER_MAX_DELAYS);
+		return -EINVAL;
+	}
+	for (int i = 0; i < n; i++) {
+		unsigned long v = strtoul(w[i], &end, 10);
+
+		if (!w[i][0] || *end || v < 1 || v > 60000) {
+			pr_err("power.down_delays: '%s' is not 1-60000 ms; no "
+			       "sweep\n",
+			       w[i]);
+			return -EINVAL;
+		}
+		out[i] = v;
+	}
+	return n;
+}
 
 struct power_row {
 	enum gov_policy policy;
@@ -125,15 +155,21 @@ void power_runs_boot(void)
 		power_compare(arg, power_scale ?: 100);
 	}
 	if (strategies_flag) {
-		char only[128], wls[64], *o[POWER_MAX_WORDS],
+		char only[256], wls[64], dl[64], *o[POWER_MAX_WORDS],
 			*w[POWER_MAX_WORDS];
-		int no, nw;
+		unsigned int delays[POWER_MAX_DELAYS];
+		int no, nw, nd;
 
 		strlcpy(only, only_word, sizeof(only));
 		strlcpy(wls, workloads_word, sizeof(wls));
 		no = only[0] ? power_split_commas(only, o) : 0;
 		nw = wls[0] ? power_split_commas(wls, w) : 0;
-		if (power_strategies(o, no, w, nw, power_scale ?: 100))
+		strlcpy(dl, delays_word, sizeof(dl));
+		nd = parse_delays(dl, delays);
+		if (nd < 0)
+			nd = 0;
+		if (power_strategies(o, no, w, nw, power_scale ?: 100, delays,
+				     nd))
 			pr_warn("power.strategies: nothing run\n");
 	}
 }

@@ -3,10 +3,14 @@
  * idle, steady CPU-bound threads, bursts, a periodic frame-like load and
  * a token ring, up to three kinds at once, run one after the other.
  * CPU-bound work is counted in work units (a fixed loop of
- * multiply-adds); periodic threads record their wake-up latency, from the
- * timer's wake-up to the thread running, and ring threads from the
- * wake-up by the previous one: what too few online CPUs, or a CPU slow
- * to leave a deep idle state, costs.
+ * multiply-adds). A frame is work, not wall time: on_us of CPU time to
+ * receive between its release and its deadline (the next release); one
+ * that finishes late, or whose release passes while the thread is still
+ * busy, is a deadline miss. Periodic threads record their wake-up latency
+ * from the intended release (a jiffy boundary, so the timer can honour
+ * it) to the thread running, ring threads from the wake-up by the
+ * previous one: what too few online CPUs, a low operating point's queue
+ * or a CPU slow to leave a deep idle state costs.
  *
  * Three workloads (wl_workloads[]): the phased mix; a phone (60 Hz
  * frames from a render and a UI thread, touch input at 20 Hz, and a
@@ -75,6 +79,7 @@ const unsigned int wl_nr_workloads = ARRAY_SIZE(wl_workloads);
 struct wl_thread {
 	u64 end_ns, on_ns, period_ns;
 	bool ring; /* pass the token to next when done */
+	bool frame; /* a frame: its deadline misses are counted */
 	bool holds_token; /* at the start: the first of its ring */
 	struct wl_thread *next;
 	struct timer_list timer;
@@ -90,12 +95,15 @@ static u64 units;
 static u64 cpu_ns; /* CPU time the workload's threads received */
 static u64 lat_ns[WL_MAX_LAT];
 static unsigned int nr_lat;
+static u64 frames, frame_misses;
 
 void wl_reset(void)
 {
 	WRITE_ONCE(units, 0);
 	WRITE_ONCE(cpu_ns, 0);
 	WRITE_ONCE(nr_lat, 0);
+	WRITE_ONCE(frames, 0);
+	WRITE_ONCE(frame_misses, 0);
 }
 
 /* One unit of work: enough arithmetic to take some microseconds. */
@@ -126,6 +134,34 @@ static void record_latency(u64 ns)
 		lat_ns[i] = ns;
 }
 
+/* Work until this thread has had cpu_ns more CPU time, or until end_ns. */
+static void work_for(u64 cpu_ns_wanted, u64 end_ns)
+{
+	u64 x = (u64)current, n = 0;
+	u64 until = task_sched_runtime(current) + cpu_ns_wanted;
+
+	while (task_sched_runtime(current) < until && ktime_get_ns() < end_ns) {
+		x = work_unit(x);
+		n++;
+		cond_resched();
+	}
+	__atomic_fetch_add(&units, n + (x == 42), __ATOMIC_RELAXED);
+}
+
+unsigned int wl_frame_misses(u64 release_ns, u64 period_ns, u64 done_ns,
+			     u64 *next_ns)
+{
+	unsigned int missed = done_ns > release_ns + period_ns;
+
+	*next_ns = release_ns + period_ns;
+	/* Releases that passed while this frame was still being worked on. */
+	while (*next_ns + period_ns <= done_ns) {
+		*next_ns += period_ns;
+		missed++;
+	}
+	return missed;
+}
+
 /* Timer callback (interrupt context): note the time and wake the thread. */
 static void release(struct timer_list *t)
 {
@@ -135,31 +171,37 @@ static void release(struct timer_list *t)
 	complete(&w->tick);
 }
 
-/* Sleep until the counter passes release_ns; the wake-up latency. */
+/* Sleep until the counter passes release_ns; the latency from it. */
 static u64 sleep_until(struct wl_thread *w, u64 release_ns)
 {
 	u64 tick_ns = jiffies_to_nsecs(1);
 
 	mod_timer(&w->timer, nsecs_to_jiffies(release_ns + tick_ns - 1));
 	wait_for_completion(&w->tick);
-	return ktime_get_ns() - READ_ONCE(w->woken_ns);
+	return ktime_get_ns() - release_ns;
 }
 
 /*
- * Periodic: on_ns of work at each release, the releases period_ns apart
- * from the phase's start (the first at once; missed ones are skipped, as
- * a late frame is dropped).
+ * Periodic: a frame of on_ns of CPU time at each release, the releases
+ * period_ns apart from the first jiffy boundary of the phase; its
+ * deadline is the next release (wl_frame_misses() counts the misses).
  */
 static void periodic(struct wl_thread *w)
 {
-	u64 next = ktime_get_ns();
+	u64 next = jiffies_to_nsecs(nsecs_to_jiffies(ktime_get_ns()) + 1);
 
 	while (next < w->end_ns) {
+		unsigned int missed;
+
 		if (next > ktime_get_ns())
 			record_latency(sleep_until(w, next));
-		busy_until(min(ktime_get_ns() + w->on_ns, w->end_ns));
-		for (u64 now = ktime_get_ns(); next <= now;)
-			next += w->period_ns;
+		work_for(w->on_ns, w->end_ns);
+		missed = wl_frame_misses(next, w->period_ns, ktime_get_ns(),
+					 &next);
+		if (!w->frame)
+			continue;
+		__atomic_fetch_add(&frames, 1, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&frame_misses, missed, __ATOMIC_RELAXED);
 	}
 	del_timer_sync(&w->timer);
 }
@@ -227,6 +269,7 @@ static void start_threads(const struct wl_phase *ph, u64 end_ns)
 				w->period_ns = part->period_ms * 1000000ULL;
 			}
 			w->ring = part->kind == WL_RING;
+			w->frame = part->kind == WL_FRAMES;
 			if (w->ring) {
 				if (!first_of_ring) {
 					first_of_ring = w;
@@ -285,6 +328,8 @@ void wl_result(struct wl_result *r)
 	sort_u64(lat_ns, n);
 	r->units = READ_ONCE(units);
 	r->cpu_ns = READ_ONCE(cpu_ns);
+	r->frames = READ_ONCE(frames);
+	r->frame_misses = READ_ONCE(frame_misses);
 	r->wakeups = n;
 	r->lat_p50_ns = n ? lat_ns[n / 2] : 0;
 	r->lat_p99_ns = n ? lat_ns[min(n * 99 / 100, n - 1)] : 0;

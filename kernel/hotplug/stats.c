@@ -16,6 +16,7 @@
 static struct {
 	u64 ups, downs, up_failed, down_failed;
 	u64 up_ns[HP_SAMPLES], down_ns[HP_SAMPLES];
+	u64 total_ns[2]; /* every operation's time, [0] downs, [1] ups */
 	/* Each step's time in the last operations, [0] down, [1] up. */
 	u64 step_ns[CPUHP_MAX_STEPS][2][HP_SAMPLES];
 	/* Operations with a firmware figure: its share and the rest. */
@@ -45,6 +46,7 @@ void cpuhp_stats_op(unsigned int cpu, bool up, u64 ns)
 	u64 fw = up ? arch_cpu_fw_up_ns(cpu) : arch_cpu_fw_down_ns(cpu);
 
 	record(up ? hp_stats.up_ns : hp_stats.down_ns, (*count)++, ns);
+	hp_stats.total_ns[up] += ns;
 	hp_stats.last[up] = (struct cpuhp_op){
 		.seq = *count, .cpu = cpu, .ns = ns, .fw_ns = fw};
 	if (!fw)
@@ -66,6 +68,8 @@ void hotplug_get_stats(struct cpuhp_stats *st)
 	cpu_maps_update_begin();
 	st->ups = hp_stats.ups;
 	st->downs = hp_stats.downs;
+	st->down_total_ns = hp_stats.total_ns[0];
+	st->up_total_ns = hp_stats.total_ns[1];
 	st->up_failed = hp_stats.up_failed;
 	st->down_failed = hp_stats.down_failed;
 	ring_summary(hp_stats.up_ns, HP_SAMPLES, hp_stats.ups, st->up_ns);

@@ -38,6 +38,8 @@ static struct {
 static DEFINE_CPU_ARRAY(bool, stop_asked);
 /* The longest time each CPU was held. */
 static DEFINE_CPU_ARRAY(u64, stopped_max_ns);
+/* Every stop's length, summed: the bystanders' stall since boot. */
+static DEFINE_CPU_ARRAY(u64, stopped_total_ns);
 
 #define STOP_WARN_NS (1000 * 1000 * 1000ULL)
 
@@ -76,6 +78,16 @@ void stop_machine_join(void)
 	t0 = ktime_get_ns() - t0;
 	if (t0 > stopped_max_ns[cpu])
 		stopped_max_ns[cpu] = t0;
+	WRITE_ONCE(stopped_total_ns[cpu], stopped_total_ns[cpu] + t0);
+}
+
+u64 stop_machine_total_stop_ns(void)
+{
+	u64 sum = 0;
+
+	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)
+		sum += READ_ONCE(stopped_total_ns[cpu]);
+	return sum;
 }
 
 u64 stop_machine_max_stop_ns(bool reset)

@@ -115,6 +115,7 @@ void update_curr(struct rq *rq)
 		return;
 	}
 	rq->busy_ns += delta;
+	rq->opp_busy_ns[rq->opp] += delta;
 	curr->sum_exec_ns += delta;
 	curr->vruntime_ns += delta;
 	if (!rq->nr_queued) /* alone: the queue's minimum moves with it */
@@ -543,6 +544,7 @@ void scheduler_tick(void)
 
 	spin_lock(&rq->lock);
 	update_curr(rq);
+	sched_cpufreq_update(rq, rq->clock_ns);
 	if (rq->curr != rq->idle && rq->nr_queued &&
 	    rq->clock_ns - this_cpu_read(slice_start_ns) >= SCHED_SLICE_NS)
 		set_tsk_need_resched(rq->curr);
@@ -600,10 +602,29 @@ void sched_cpu_stats(unsigned int cpu, struct sched_cpu_stats *st)
 	st->nr_running = rq_nr_running(rq);
 	st->idle_ns = rq->idle_ns;
 	st->busy_ns = rq->busy_ns;
+	memcpy(st->opp_busy_ns, rq->opp_busy_ns, sizeof(st->opp_busy_ns));
 	st->depth_ns = rq->depth_ns;
 	st->util_pct = rq->util_avg * 100 / UTIL_SCALE;
 	st->nr_wakeup_preempts = rq->nr_wakeup_preempts;
 	spin_unlock_irqrestore(&rq->lock, flags);
+}
+
+u64 task_sched_runtime(struct task_struct *p)
+{
+	unsigned long flags;
+	struct rq *rq;
+	u64 ns;
+
+	if (p != current)
+		return READ_ONCE(p->sum_exec_ns);
+	local_irq_save(flags);
+	rq = this_rq();
+	spin_lock(&rq->lock);
+	update_curr(rq);
+	ns = p->sum_exec_ns;
+	spin_unlock(&rq->lock);
+	local_irq_restore(flags);
+	return ns;
 }
 
 /* Every queue exists from boot, so wake-ups may lock any CPU's. */

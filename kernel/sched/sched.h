@@ -33,6 +33,10 @@ struct rq {
 	/* Recent utilisation, 0..UTIL_SCALE, as of clock_ns: the busy share
 	 * decayed over time (kernel/sched/pack.c), updated in update_curr(). */
 	u32 util_avg;
+	/* The operating point this CPU's cluster runs at (cpufreq.c), and
+	 * the busy time charged at each. */
+	unsigned int opp;
+	u64 opp_busy_ns[SCHED_OPP_MAX];
 };
 
 #define UTIL_SCALE 1024
@@ -43,6 +47,8 @@ extern struct rq *runqueues; /* nr_cpu_ids entries */
 #define this_rq() cpu_rq(smp_processor_id())
 
 void sched_init_runqueues(void);
+/* cpufreq.c: choose rq's OPP from its cluster's utilisation (rq locked). */
+void sched_cpufreq_update(struct rq *rq, u64 now);
 u64 sched_curr_since_ns(unsigned int cpu);
 bool idle_balance(struct rq *rq);
 void schedule_dead(void) __noreturn;

@@ -26,10 +26,10 @@
 
 /* WFI, then states paying off after 100 us, 1 ms and 10 ms. */
 static const struct cpuidle_state table[] = {
-	{"WFI", 1, 1, 1, 0, 0, false},
-	{"shallow", 10, 20, 100, 0, 1, false},
-	{"deep", 100, 200, 1000, 0, 2, false},
-	{"deepest", 1000, 2000, 10000, CPUIDLE_FLAG_TIMER_STOP, 3, false},
+	{"WFI", 1, 1, 1, 0, 0, false, 0},
+	{"shallow", 10, 20, 100, 0, 1, false, 0},
+	{"deep", 100, 200, 1000, 0, 2, false, 0},
+	{"deepest", 1000, 2000, 10000, CPUIDLE_FLAG_TIMER_STOP, 3, false, 0},
 };
 
 static void cpuidle_governor_picks_by_next_event(struct kunit *test)
@@ -318,6 +318,143 @@ static void cpuidle_refuses_bad_requests(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, cpuidle_get_state(cpuidle_state_count()));
 }
 
+/* A CPU kept busy until stop: the cluster it is in cannot go down. */
+struct spinner {
+	volatile bool stop;
+	volatile int ran_on; /* + 1 */
+	struct completion done;
+};
+
+static int spinner_fn(void *p)
+{
+	struct spinner *sp = p;
+
+	while (!sp->stop) {
+		sp->ran_on = raw_smp_processor_id() + 1;
+		udelay(100);
+		cond_resched();
+	}
+	complete(&sp->done);
+	return 0;
+}
+
+/* A cluster none of whose CPUs is me or the broadcast host; -1 if none. */
+static int quiet_cluster(unsigned int me)
+{
+	int host = tick_broadcast_host();
+
+	for (unsigned int c = 0; c < cpuidle_nr_clusters(); c++) {
+		bool ok = true;
+		unsigned int cpu;
+
+		for_each_possible_cpu (cpu)
+			if (cpuidle_cpu_cluster(cpu) == c &&
+			    (cpu == me || (int)cpu == host || !cpu_online(cpu)))
+				ok = false;
+		if (ok)
+			return c;
+	}
+	return -1;
+}
+
+static u64 cluster_down_ns(unsigned int c, u64 *downs)
+{
+	struct cpuidle_cluster_stats st;
+
+	cpuidle_cluster_stats(c, &st);
+	*downs = st.downs;
+	return st.down_ns;
+}
+
+/*
+ * Does a cluster power down when, and only when, all its CPUs idle long
+ * enough? With nothing to do for 300 ms, every CPU of a cluster that
+ * neither runs this test nor hosts the tick broadcast enters the cluster
+ * state and the cluster goes down; with one of its CPUs kept busy it
+ * stays up for as long, though its other CPU still asks for the state
+ * (platform-coordinated: the firmware waits for the last CPU).
+ */
+static void cpuidle_cluster_down_only_when_all_idle(struct kunit *test)
+{
+	int idx = find_state(CPUIDLE_FLAG_CLUSTER, true), c;
+	unsigned int me, first = nr_cpu_ids, cpu;
+	static struct spinner sp;
+	struct task_struct *t;
+	u64 d0, d1, n0, n1;
+	struct cpumask one;
+
+	if (idx < 0) {
+		kunit_skip(test, "the tree offers no cluster idle state");
+		return;
+	}
+	if (!have_cpus(test, 4))
+		return;
+	me = raw_smp_processor_id();
+	cpumask_clear(&one);
+	cpumask_set_cpu(me, &one);
+	KUNIT_ASSERT_EQ(test, set_cpus_allowed(current, &one), 0);
+	msleep(20); /* a broadcast host is elected */
+	c = quiet_cluster(me);
+	if (c < 0) {
+		kunit_skip(test, "every cluster has this test's CPU or the "
+				 "broadcast host");
+		goto out;
+	}
+	/* The kick brings every cluster up; counted from before it, the
+	 * quiet cluster must have gone down again at least once. */
+	cluster_down_ns(c, &n0);
+	cpuidle_kick_all_sync();
+	d0 = cluster_down_ns(c, &n1);
+	msleep(300);
+	d1 = cluster_down_ns(c, &n1);
+	kunit_info(test, "cluster %d all idle: down %llu of 300 ms, %llu times",
+		   c, (unsigned long long)((d1 - d0) / MS),
+		   (unsigned long long)(n1 - n0));
+	KUNIT_EXPECT_GT(test, n1, n0);
+	KUNIT_EXPECT_GT(test, d1 - d0, 100 * MS);
+
+	for_each_possible_cpu (cpu)
+		if (cpuidle_cpu_cluster(cpu) == (unsigned int)c) {
+			first = cpu;
+			break;
+		}
+	sp = (struct spinner){0};
+	init_completion(&sp.done);
+	t = kthread_create(spinner_fn, &sp, "spin/%u", first);
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	kthread_bind(t, first);
+	wake_up_process(t);
+	while (sp.ran_on != (int)first + 1)
+		msleep(1);
+	d0 = cluster_down_ns(c, &n0);
+	msleep(300);
+	d1 = cluster_down_ns(c, &n1);
+	sp.stop = true;
+	wait_for_completion(&sp.done);
+	kunit_info(test, "cluster %d with CPU%u busy: down %llu ms, %llu times",
+		   c, first, (unsigned long long)((d1 - d0) / MS),
+		   (unsigned long long)(n1 - n0));
+	KUNIT_EXPECT_EQ(test, n1, n0);
+	KUNIT_EXPECT_EQ(test, d1, d0);
+out:
+	set_cpus_allowed(current, cpu_possible_mask);
+}
+
+/* Bad cluster settings are refused and change nothing. */
+static void cpuidle_cluster_settings_refused(struct kunit *test)
+{
+	unsigned int nr = cpuidle_nr_clusters();
+	bool on = cpuidle_cluster_idle();
+
+	KUNIT_EXPECT_EQ(test, cpuidle_set_cluster_cpus(0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, cpuidle_set_cluster_cpus(nr_cpu_ids + 1),
+			-EINVAL);
+	if (find_state(CPUIDLE_FLAG_CLUSTER, true) >= 0)
+		KUNIT_EXPECT_EQ(test, cpuidle_set_cluster_cpus(1), -EBUSY);
+	KUNIT_EXPECT_EQ(test, cpuidle_nr_clusters(), nr);
+	KUNIT_EXPECT_EQ(test, cpuidle_cluster_idle(), on);
+}
+
 static const struct kunit_case cpuidle_cases[] = {
 	KUNIT_CASE(cpuidle_governor_picks_by_next_event),
 	KUNIT_CASE(cpuidle_governor_learns),
@@ -326,6 +463,8 @@ static const struct kunit_case cpuidle_cases[] = {
 	KUNIT_CASE(cpuidle_context_lost_in_deep_state),
 	KUNIT_CASE(cpuidle_latency_limit_holds),
 	KUNIT_CASE(cpuidle_refuses_bad_requests),
+	KUNIT_CASE(cpuidle_cluster_down_only_when_all_idle),
+	KUNIT_CASE(cpuidle_cluster_settings_refused),
 	{},
 };
 

@@ -269,7 +269,8 @@ static void check_down_after_policy(struct kunit *test, unsigned int n,
 
 /*
  * The break-even rule: a down and an up cost 2 x the transition energy,
- * an off core saves (P(deepest idle state) - P(off)); the cost-aware
+ * an off core saves (P(its idle state) - P(off)) and more (the terms:
+ * governor_break_even_terms); the cost-aware
  * governor waits that long, whatever down_delay_ms says. Fixed figures:
  * 1000 uJ per operation against WFI at 30 mW and off at 1 mW is
  * 2000 / 29 = 68 ms; against a 2 mW deep state, 2000 ms.
@@ -285,6 +286,9 @@ static void governor_cost_aware_waits_break_even(struct kunit *test)
 	power_model.wfi_mw = 30;
 	power_model.off_mw = 1;
 	power_model.idle_mw[2] = 2;
+	/* No wake-up or cluster term: the states' power alone. */
+	power_model.idle_uj[0] = power_model.idle_uj[2] = 0;
+	power_model.cluster_down_mw = power_model.cluster_idle_mw;
 	cpuidle_force_state(0);
 	be = power_break_even_ms();
 	KUNIT_EXPECT_EQ(test, be, 2000U / 29);
@@ -527,6 +531,85 @@ static void governor_rejects_bad_input(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, memcmp(&t, &before, sizeof(t)), 0);
 }
 
+/*
+ * Schedutil's choice: the lowest OPP whose capacity covers util x 1.25.
+ * Juno's A53 capacities (235 302 368 406 447): idle wants the lowest; a
+ * CPU half busy at top speed wants 279 of capacity, so 302; 60 % wants
+ * 335, so 368; 80 % or more wants all 447. Bad tables are refused.
+ */
+static void governor_opp_from_utilisation(struct kunit *test)
+{
+	static const unsigned int caps[] = {235, 302, 368, 406, 447};
+	static const unsigned int down[] = {447, 235}, zero[] = {0, 235};
+	unsigned int n = ARRAY_SIZE(caps);
+
+	KUNIT_EXPECT_EQ(test, sugov_next_opp(0, caps, n), 0U);
+	KUNIT_EXPECT_EQ(test, sugov_next_opp(1024 * 40 / 100, caps, n), 0U);
+	KUNIT_EXPECT_EQ(test, sugov_next_opp(1024 / 2, caps, n), 1U);
+	KUNIT_EXPECT_EQ(test, sugov_next_opp(1024 * 60 / 100, caps, n), 2U);
+	KUNIT_EXPECT_EQ(test, sugov_next_opp(1024 * 70 / 100, caps, n), 3U);
+	KUNIT_EXPECT_EQ(test, sugov_next_opp(1024 * 80 / 100, caps, n), 4U);
+	KUNIT_EXPECT_EQ(test, sugov_next_opp(1024, caps, n), 4U);
+	KUNIT_EXPECT_EQ(test, sugov_next_opp(1024, caps, 1), 0U);
+	KUNIT_EXPECT_EQ(test, sched_cpufreq_set_opps(down, 2), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sched_cpufreq_set_opps(zero, 2), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sched_cpufreq_set_opps(caps, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sched_cpufreq_set_opps(caps, SCHED_OPP_MAX + 1),
+			-EINVAL);
+}
+
+/*
+ * A frame is due at the next release. Finished in time: no miss; late:
+ * one; so late that a later release passed too: that frame is dropped,
+ * one more miss, and the thread serves the release after it.
+ */
+static void governor_frame_deadline_misses(struct kunit *test)
+{
+	const u64 ms = 1000000, period = 16 * ms;
+	u64 next;
+
+	KUNIT_EXPECT_EQ(test, wl_frame_misses(0, period, 10 * ms, &next), 0U);
+	KUNIT_EXPECT_EQ(test, next, period);
+	KUNIT_EXPECT_EQ(test, wl_frame_misses(0, period, period, &next), 0U);
+	KUNIT_EXPECT_EQ(test, wl_frame_misses(0, period, 20 * ms, &next), 1U);
+	KUNIT_EXPECT_EQ(test, next, period);
+	KUNIT_EXPECT_EQ(test, wl_frame_misses(0, period, 40 * ms, &next), 2U);
+	KUNIT_EXPECT_EQ(test, next, 2 * period);
+	KUNIT_EXPECT_EQ(test,
+			wl_frame_misses(100 * ms, period, 200 * ms, &next), 6U);
+	KUNIT_EXPECT_EQ(test, next, 100 * ms + 6 * period);
+}
+
+/*
+ * The break-even terms, Juno's figures, 1000 uJ per operation: against
+ * cpu-sleep (0 mW, like off) an off core saves nothing; its cluster's last
+ * core, with the cluster unable to go down from idle, saves 56 - 17 mW:
+ * 2000 / 39 = 51 ms; 100 wake-ups a second at 28 uJ each are 2.8 mW:
+ * 714 ms alone, 47 ms with the cluster.
+ */
+static void governor_break_even_terms(struct kunit *test)
+{
+	struct power_break_even be = {
+		.transition_uj = 1000,
+		.state_mw = 0,
+		.off_mw = 0,
+		.entry_uj = 28,
+		.cluster_idle_mw = 56,
+		.cluster_down_mw = 17,
+	};
+
+	KUNIT_EXPECT_EQ(test, power_break_even_calc(&be), 60000U);
+	be.cluster_term = true;
+	KUNIT_EXPECT_EQ(test, power_break_even_calc(&be), 2000U / 39);
+	be.rate_hz = 100;
+	KUNIT_EXPECT_EQ(test, power_break_even_calc(&be), 2000000U / 41800);
+	be.cluster_term = false;
+	KUNIT_EXPECT_EQ(test, power_break_even_calc(&be), 2000000U / 2800);
+	/* WFI at 6 mW against off at 0: 2000 / 6. */
+	be = (struct power_break_even){.transition_uj = 1000, .state_mw = 6};
+	KUNIT_EXPECT_EQ(test, power_break_even_calc(&be), 2000U / 6);
+}
+
 static const struct kunit_case governor_cases[] = {
 	KUNIT_CASE(governor_rejects_bad_input),
 	KUNIT_CASE(governor_up_within_up_delay),
@@ -536,6 +619,9 @@ static const struct kunit_case governor_cases[] = {
 	KUNIT_CASE(governor_manual_off_wins),
 	KUNIT_CASE(governor_manual_ops_race_governor),
 	KUNIT_CASE(governor_cost_aware_waits_break_even),
+	KUNIT_CASE(governor_opp_from_utilisation),
+	KUNIT_CASE(governor_frame_deadline_misses),
+	KUNIT_CASE(governor_break_even_terms),
 	{},
 };
 

@@ -63,6 +63,20 @@ static void read_idle_states(const void *fdt, int node)
 	}
 }
 
+/* Every node as a CPU node of a cluster: a state read is good or says why. */
+static void read_cluster_state(const void *fdt, int node)
+{
+	struct dt_idle_state *st = malloc(sizeof(*st));
+	u32 cluster;
+
+	if (!st)
+		abort();
+	if (dt_cluster_state_read(fdt, node, st, &cluster) == 1 && !st->bad &&
+	    !st->state.name[0])
+		abort(); /* a good state always has a name */
+	free(st);
+}
+
 /* As cpuidle-psci.c calls it, with room for CPUIDLE_STATE_MAX - 1. */
 static void read_idle_table(const void *fdt)
 {
@@ -109,6 +123,7 @@ static void walk_nodes(const void *fdt)
 		for (i = 0; i < 4 && !dt_read_irq(node, i, &irq); i++)
 			;
 		read_idle_states(fdt, node);
+		read_cluster_state(fdt, node);
 	}
 	read_idle_table(fdt);
 }

@@ -51,6 +51,8 @@ TOOL_CHECKS = [
      "tools/bench.py"),
     ("power strategies", [sys.executable, "tools/power_strategies.py", "--run", "--ktap"],
      "power.log", "power.", "tools/power_strategies.py"),
+    ("power stats self-test", [sys.executable, "tools/power_stats.py", "--self-test"],
+     "power_stats.log", "power_stats.", "tools/power_stats.py"),
     ("scale bench smoke", [sys.executable, "tools/bench_scale.py", "--smoke", "--ktap",
                            "--out", "build/scale-smoke.json"], "scale.log", "scale.",
      "tools/bench_scale.py"),
