@@ -180,6 +180,7 @@ static int kernel_init(void *unused)
 	rcu_spawn_cpu_thread(0);
 	hung_task_init();
 	smp_init();
+	cpuidle_boot_done();
 	print_boot_memory();
 	/* What the command line asks for once the CPUs are up, in order. */
 	lkdtm_boot(); /* lkdtm= */

@@ -241,3 +241,30 @@ int fdt_find_compatible(const void *fdt, const char *const *compat)
 	}
 	return -FDT_ERR_NOTFOUND;
 }
+
+u32 fdt_phandle_map(const void *fdt, int *map, u32 n)
+{
+	u32 max = 0, p;
+	int node;
+
+	for (p = 0; p < n; p++)
+		map[p] = -FDT_ERR_NOTFOUND;
+	for (node = fdt_next_node(fdt, -1, NULL); node >= 0;
+	     node = fdt_next_node(fdt, node, NULL)) {
+		p = fdt_get_phandle(fdt, node);
+		if (!p)
+			continue;
+		max = max(max, p);
+		if (p < n)
+			map[p] = node;
+	}
+	return max;
+}
+
+int fdt_phandle_node(const void *fdt, const struct fdt_phandles *ph,
+		     u32 phandle)
+{
+	if (ph && phandle < ph->nr)
+		return ph->node[phandle];
+	return fdt_node_offset_by_phandle(fdt, phandle);
+}

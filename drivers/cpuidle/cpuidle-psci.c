@@ -79,10 +79,19 @@ static int read_clusters(const void *fdt, struct dt_idle_state *cl)
 	unsigned int *of = kcalloc(nr_cpu_ids, sizeof(*of)), nr = 0;
 	u32 *ids = kcalloc(nr_cpu_ids, sizeof(*ids)), id;
 	int cpus = fdt_path_offset(fdt, "/cpus"), node, seen = 0, ok = 1;
+	/* Three lookups per CPU: one walk of the tree for them all. */
+	struct fdt_phandles ph = {.nr = fdt_phandle_map(fdt, NULL, 0) + 1};
+	int *map = kcalloc(ph.nr, sizeof(*map));
 	struct dt_idle_state mine;
 
 	if (!of || !ids || cpus < 0)
 		goto out;
+	if (map) {
+		fdt_phandle_map(fdt, map, ph.nr);
+		ph.node = map;
+	} else {
+		ph.nr = 0; /* libfdt's lookups: slower, not wrong */
+	}
 	fdt_for_each_subnode (node, fdt, cpus) {
 		const char *type = fdt_read_string(fdt, node, "device_type");
 		int cpu = node_cpu(fdt, node), has;
@@ -90,7 +99,8 @@ static int read_clusters(const void *fdt, struct dt_idle_state *cl)
 
 		if (!type || strcmp(type, "cpu") || cpu < 0)
 			continue;
-		has = dt_cluster_state_read(fdt, node, seen ? &mine : cl, &id);
+		has = dt_cluster_state_read(fdt, &ph, node, seen ? &mine : cl,
+					    &id);
 		if (!id || !has || (seen && mine.phandle != cl->phandle)) {
 			ok = 0;
 			break;
@@ -107,6 +117,7 @@ static int read_clusters(const void *fdt, struct dt_idle_state *cl)
 	else
 		ok = 0;
 out:
+	kfree(map);
 	kfree(of);
 	kfree(ids);
 	return ok && seen;

@@ -171,32 +171,34 @@ int dt_idle_states_common(const void *fdt, struct dt_idle_state *out, int max,
 }
 
 /* The node a one-phandle property of node points at, or a negative error. */
-static int follow(const void *fdt, int node, const char *prop)
+static int follow(const void *fdt, const struct fdt_phandles *ph, int node,
+		  const char *prop)
 {
 	u32 phandle;
 
 	if (fdt_read_cell(fdt, node, prop, 0, &phandle))
 		return -FDT_ERR_NOTFOUND;
-	return fdt_node_offset_by_phandle(fdt, phandle);
+	return fdt_phandle_node(fdt, ph, phandle);
 }
 
-int dt_cluster_state_read(const void *fdt, int cpu_node,
-			  struct dt_idle_state *out, u32 *cluster)
+int dt_cluster_state_read(const void *fdt, const struct fdt_phandles *ph,
+			  int cpu_node, struct dt_idle_state *out, u32 *cluster)
 {
-	int cpu_pd = follow(fdt, cpu_node, "power-domains"), cluster_pd, node;
+	int cpu_pd = follow(fdt, ph, cpu_node, "power-domains"), cluster_pd,
+	    node;
 
 	*cluster = 0;
 	*out = (struct dt_idle_state){0};
 	if (cpu_pd < 0)
 		return 0;
-	cluster_pd = follow(fdt, cpu_pd, "power-domains");
+	cluster_pd = follow(fdt, ph, cpu_pd, "power-domains");
 	if (cluster_pd < 0)
 		return 0;
 	*cluster = fdt_get_phandle(fdt, cluster_pd);
 	if (fdt_read_cell(fdt, cluster_pd, "domain-idle-states", 0,
 			  &out->phandle))
 		return 0;
-	node = fdt_node_offset_by_phandle(fdt, out->phandle);
+	node = fdt_phandle_node(fdt, ph, out->phandle);
 	if (node < 0) {
 		out->bad = "no node has this phandle";
 		return 1;

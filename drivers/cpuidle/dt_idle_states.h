@@ -8,6 +8,8 @@
 
 #include <kernel/cpuidle.h>
 
+struct fdt_phandles;
+
 struct dt_idle_state {
 	struct cpuidle_state state;
 	u32 phandle;
@@ -37,9 +39,11 @@ int dt_idle_states_common(const void *fdt, struct dt_idle_state *out, int max,
  * 1 if there is one (written to *out, good or with `bad`), else 0. The
  * cluster domain's phandle goes to *cluster (0 if cpu_node has none):
  * CPUs with the same one share the cluster. Further states of the domain
- * are not read: one cluster state is what the kernel uses.
+ * are not read: one cluster state is what the kernel uses. Phandles are
+ * looked up through ph (fdt_phandle_map(); NULL: libfdt's walk each).
  */
-int dt_cluster_state_read(const void *fdt, int cpu_node,
-			  struct dt_idle_state *out, u32 *cluster);
+int dt_cluster_state_read(const void *fdt, const struct fdt_phandles *ph,
+			  int cpu_node, struct dt_idle_state *out,
+			  u32 *cluster);
 
 #endif

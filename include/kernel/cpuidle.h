@@ -165,6 +165,8 @@ bool cpuidle_cluster_idle(void);
 
 /* Boot, once PSCI is probed: the states of the tree, or WFI only. */
 void cpuidle_init(void);
+/* The other CPUs are up: idle states may be used from now on. */
+void cpuidle_boot_done(void);
 void cpuidle_print_info(void);
 
 #endif

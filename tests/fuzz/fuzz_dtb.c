@@ -71,8 +71,8 @@ static void read_cluster_state(const void *fdt, int node)
 
 	if (!st)
 		abort();
-	if (dt_cluster_state_read(fdt, node, st, &cluster) == 1 && !st->bad &&
-	    !st->state.name[0])
+	if (dt_cluster_state_read(fdt, NULL, node, st, &cluster) == 1 &&
+	    !st->bad && !st->state.name[0])
 		abort(); /* a good state always has a name */
 	free(st);
 }
