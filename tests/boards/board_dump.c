@@ -182,6 +182,46 @@ static void print_idle_states(const void *fdt)
 	printf("\n");
 }
 
+/*
+ * Every CPU's cluster state through fdt_phandle_map()'s table, as
+ * cpuidle-psci.c reads them, and again through libfdt's lookups:
+ * "cluster-map same|differs" and "cluster-map-lookups N", the lookups that
+ * walked the tree while the table was in use (none: a 512-CPU boot spent
+ * 7.9 s on them).
+ */
+static void print_cluster_map(const void *fdt)
+{
+	struct fdt_phandles ph = {.nr = fdt_phandle_map(fdt, NULL, 0) + 1};
+	int cpus = fdt_path_offset(fdt, "/cpus"), node, *map, same = 1;
+	struct dt_idle_state a, b;
+	unsigned long walks = 0;
+	u32 ca, cb;
+
+	map = calloc(ph.nr, sizeof(*map));
+	if (!map)
+		exit(2);
+	fdt_phandle_map(fdt, map, ph.nr);
+	ph.node = map;
+	fdt_for_each_subnode (node, fdt, cpus) {
+		const char *type = fdt_read_string(fdt, node, "device_type");
+		int ha, hb;
+
+		if (!type || strcmp(type, "cpu"))
+			continue;
+		phandle_lookups = 0;
+		ha = dt_cluster_state_read(fdt, &ph, node, &a, &ca);
+		walks += phandle_lookups;
+		hb = dt_cluster_state_read(fdt, NULL, node, &b, &cb);
+		if (ha != hb || ca != cb || a.phandle != b.phandle ||
+		    !a.bad != !b.bad ||
+		    (!a.bad && memcmp(&a.state, &b.state, sizeof(a.state))))
+			same = 0;
+	}
+	printf("cluster-map %s\ncluster-map-lookups %lu\n",
+	       same ? "same" : "differs", walks);
+	free(map);
+}
+
 static int boot_cpu_index(unsigned long long hw)
 {
 	for (int i = 0; i < board.nr_cpus; i++)
@@ -237,6 +277,7 @@ int main(int argc, char **argv)
 		board_print(); /* as the boot banner: must not trip ASan */
 		print_board();
 		print_idle_states(initial_boot_params);
+		print_cluster_map(initial_boot_params);
 		for (int i = 2; i < argc; i++) {
 			unsigned long long hw = strtoull(argv[i], NULL, 0);
 
