@@ -45,6 +45,8 @@ int hotplug_sync_parse(const char *name);
 
 /* Switch designs: waits for readers of the old one (may sleep). */
 int cpu_hotplug_set_sync(enum hotplug_sync sync);
+/* Twice the switches ended, plus one while one runs (a seqcount). */
+unsigned long hotplug_sync_switches(void);
 
 /* For kernel/hotplug/core.c, which holds its lock around each of these. */
 void hotplug_sync_init(void);

@@ -1,10 +1,13 @@
 /*
  * The four hotplug reader/writer designs (include/kernel/hotplug_sync.h).
  *
- * Reader side, writer side, per design:
+ * Reader side, writer side, per design (a reader reads the design and
+ * takes its lock with preemption off, so a switch's grace period finds
+ * it in the lock of the design it read: hotplug_sync_switch()):
  *
- *   rwlock        read: one atomic on a global word (and sleep while a
- *                 writer holds it). write: the whole cpu_down()/cpu_up().
+ *   rwlock        read: one atomic on a global word (and, while a writer
+ *                 holds it, sleep and start again). write: the whole
+ *                 cpu_down()/cpu_up().
  *   percpu_rwsem  read: a count in this CPU's slot, preemption off; while
  *                 a writer is active, the rwlock instead. write: flag
  *                 "writer active", synchronize_rcu() so every reader sees
@@ -27,6 +30,7 @@
 #define pr_fmt(fmt) "hotplug_sync: " fmt
 #include <kernel/cpu.h>
 #include <kernel/cpu_array.h>
+#include <kernel/fault.h>
 #include <kernel/hotplug_sync.h>
 #include <kernel/params.h>
 #include <kernel/printk.h>
@@ -34,6 +38,7 @@
 #include <kernel/sched.h>
 #include <kernel/spinlock.h>
 #include <kernel/stop_machine.h>
+#include <kernel/time.h>
 #include <kernel/wait.h>
 #include <lib/errno.h>
 #include <string.h>
@@ -51,6 +56,8 @@ param_string("hotplug.sync", sync_word,
 	     "design (default rcu)");
 
 static enum hotplug_sync design = HOTPLUG_SYNC_RCU;
+/* Switches begun and ended: odd while hotplug_sync_switch() runs. */
+static unsigned long switch_seq;
 /* The design the writer in progress locked under (hotplug lock held). */
 static enum hotplug_sync writer_design;
 
@@ -73,14 +80,6 @@ static bool rw_try_read(void)
 						__ATOMIC_RELAXED))
 			return true;
 	return false;
-}
-
-static void rw_read_lock(void)
-{
-	while (!rw_try_read())
-		wait_event(rw_wait,
-			   !(__atomic_load_n(&rw_word, __ATOMIC_RELAXED) &
-			     WRITER));
 }
 
 static void rw_read_unlock(void)
@@ -150,22 +149,19 @@ static long readers_sum(void)
 	return sum;
 }
 
-static int pcpu_read_lock(void)
+/*
+ * Called with preemption off (cpus_read_lock()), which makes the fast
+ * path a classic-RCU reader: a writer that set writer_active and then
+ * waited a grace period sees our count, or we see its flag. -EBUSY: a
+ * writer holds the rwlock; wait for it and start again.
+ */
+static int pcpu_read_trylock(void)
 {
-	/*
-	 * Preemption off makes the fast path a classic-RCU reader: a writer
-	 * that set writer_active and then waited a grace period sees our
-	 * count, or we see its flag.
-	 */
-	preempt_disable();
 	if (likely(!READ_ONCE(writer_active))) {
 		read_count[smp_processor_id()].count++;
-		preempt_enable();
 		return PCPU_FAST;
 	}
-	preempt_enable();
-	rw_read_lock();
-	return PCPU_SLOW;
+	return rw_try_read() ? PCPU_SLOW : -EBUSY;
 }
 
 static void pcpu_read_unlock(int cookie)
@@ -218,22 +214,87 @@ static void pcpu_write_unlock(void)
 		call_rcu(&rss.head, rss_exit);
 }
 
-int cpus_read_lock(void)
-{
-	enum hotplug_sync d = READ_ONCE(design);
+/*
+ * fail.sync_read=CPU:MS: the next cpus_read_lock() on CPU waits, between
+ * reading the design and taking its lock, until a design switch begun
+ * since has ended, or MS ms after the switch began (MS at most if none
+ * begins). A switch that leaves a reader in that window behind ends
+ * first, and the reader then takes the old design's lock.
+ */
+static const struct fault_field sync_read_fields[] = {
+	FAULT_FIELD_CPU, {"MS", FAULT_NUM, .min = 1, .max = 10000}, {}};
+DEFINE_FAULT(sync_read, sync_read_fields, 1, 1, NULL,
+	     "the next cpus_read_lock() on CPU waits between reading the "
+	     "design and taking its lock until a design switch has come and "
+	     "gone, or MS ms after one began");
 
+static void sync_read_window(void)
+{
+	unsigned long seq = __atomic_load_n(&switch_seq, __ATOMIC_ACQUIRE), s;
+	u64 end;
+
+	if (likely(!fault_armed(&fault_sync_read)) ||
+	    fault_arg(&fault_sync_read, 0) != (long)raw_smp_processor_id() ||
+	    !should_fail(&fault_sync_read))
+		return;
+	end = ktime_get_ns() + fault_arg(&fault_sync_read, 1) * 1000000ULL;
+	for (;;) {
+		s = __atomic_load_n(&switch_seq, __ATOMIC_ACQUIRE);
+		if (s != seq && !(s & 1))
+			break; /* a switch came and went */
+		if (s != seq && !(seq & 1)) { /* one began: MS from now */
+			seq = s;
+			end = ktime_get_ns() +
+			      fault_arg(&fault_sync_read, 1) * 1000000ULL;
+		}
+		if (ktime_get_ns() > end)
+			break;
+		cpu_relax();
+	}
+}
+
+/* Take design d's read side without sleeping: its cookie, or -EBUSY. */
+static int read_trylock(enum hotplug_sync d)
+{
 	switch (d) {
 	case HOTPLUG_SYNC_RWLOCK:
-		rw_read_lock();
-		return d;
+		return rw_try_read() ? (int)d : -EBUSY;
 	case HOTPLUG_SYNC_PERCPU_RWSEM:
-		return pcpu_read_lock();
+		return pcpu_read_trylock();
 	case HOTPLUG_SYNC_STOP_MACHINE:
 		preempt_disable();
 		return d;
 	default:
 		rcu_read_lock();
 		return HOTPLUG_SYNC_RCU;
+	}
+}
+
+/*
+ * The design is read and its lock taken in one preempt-disabled (so
+ * classic-RCU) section: hotplug_sync_switch() stores the new design and
+ * then waits a grace period, after which every reader that read the old
+ * one holds its lock, where the switch's waits find it. A reader that
+ * read the design and took its lock later, with preemption on, was
+ * missed: the new design's writer then freed what it was reading.
+ */
+int cpus_read_lock(void)
+{
+	for (;;) {
+		enum hotplug_sync d;
+		int cookie;
+
+		preempt_disable();
+		d = READ_ONCE(design);
+		sync_read_window();
+		cookie = read_trylock(d);
+		preempt_enable();
+		if (cookie >= 0)
+			return cookie;
+		/* A writer holds the rwlock: sleep until it leaves. */
+		wait_event(rw_wait,
+			   !(__atomic_load_n(&rw_word, __ATOMIC_RELAXED) &
+			     WRITER));
 	}
 }
 
@@ -339,17 +400,39 @@ int hotplug_sync_parse(const char *name)
 /*
  * With the hotplug lock held (no writer): new readers take the new
  * design's lock; wait until every reader of any design has left, so no
- * writer of the new design runs beside a reader of the old one.
+ * writer of the new design runs beside a reader of the old one. The
+ * grace period first: cpus_read_lock() reads the design and takes its
+ * lock with preemption off, so after it every reader of the old design
+ * is inside that design's lock, where the waits below see it.
  */
 void hotplug_sync_switch(enum hotplug_sync sync)
 {
+	enum hotplug_sync old = design;
+
+	__atomic_fetch_add(&switch_seq, 1, __ATOMIC_SEQ_CST);
 	WRITE_ONCE(design, sync);
-	synchronize_rcu(); /* rcu and stop_machine readers; fast-path picks */
-	rw_write_lock(); /* rwlock and slow-path percpu readers */
-	rw_write_unlock();
-	while (readers_sum())
-		msleep(1); /* fast-path percpu readers */
+	/* Paired with cpus_read_lock()'s preempt-disabled read of design. */
+	synchronize_rcu(); /* rcu and stop_machine readers; every lock taken */
+	/*
+	 * Only the old design's readers are waited for: the new one's may
+	 * come and go meanwhile (a busy percpu_rwsem reader count is
+	 * seldom zero), and its writer waits for them.
+	 */
+	if (old == HOTPLUG_SYNC_RWLOCK || old == HOTPLUG_SYNC_PERCPU_RWSEM) {
+		rw_write_lock(); /* rwlock and slow-path percpu readers */
+		rw_write_unlock();
+	}
+	if (old == HOTPLUG_SYNC_PERCPU_RWSEM && sync != old)
+		while (readers_sum())
+			msleep(1); /* fast-path percpu readers */
 	pr_info("online-mask readers now use %s\n", sync_names[sync]);
+	/* Paired with the acquire in sync_read_window() and switches(). */
+	__atomic_fetch_add(&switch_seq, 1, __ATOMIC_RELEASE);
+}
+
+unsigned long hotplug_sync_switches(void)
+{
+	return __atomic_load_n(&switch_seq, __ATOMIC_ACQUIRE);
 }
 
 void hotplug_sync_init(void)

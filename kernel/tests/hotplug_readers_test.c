@@ -6,6 +6,7 @@
  * snapshot copes with CPUs that go down or come up while it grows.
  */
 #include <kernel/cpu.h>
+#include <kernel/fault.h>
 #include <kernel/hotplug_sync.h>
 #include <kernel/kunit.h>
 #include <kernel/params.h>
@@ -362,6 +363,168 @@ static void hotplug_every_design_protects_readers(struct kunit *test)
 	cpu_up_all();
 }
 
+/* The test thread stays on CPU0, out of the way of the CPUs it takes. */
+static void pin_to_cpu0(bool pin)
+{
+	struct cpumask cpu0;
+
+	cpumask_clear(&cpu0);
+	cpumask_set_cpu(0, &cpu0);
+	set_cpus_allowed(current, pin ? &cpu0 : cpu_possible_mask);
+}
+
+/*
+ * A reader that straddles a design switch: it reads the design before the
+ * switch and takes that design's lock, widened by fail.sync_read, then
+ * keeps its CPUs' data pointers until the test has taken one of those
+ * CPUs down (or a writer waits for it to leave).
+ */
+struct straddler {
+	struct completion go, done;
+	volatile bool stop, in_section, down_done;
+	u64 sections, bad;
+};
+
+static int straddle_reader(void *p)
+{
+	struct straddler *s = p;
+	u64 **seen = kcalloc(nr_cpu_ids, sizeof(*seen));
+
+	for (;;) {
+		unsigned int cpu;
+		int cookie, n = 0;
+		u64 end;
+
+		wait_for_completion(&s->go);
+		if (s->stop)
+			break;
+		if (!seen) {
+			s->bad++; /* no memory: counted as a failure */
+			complete(&s->done);
+			continue;
+		}
+		cookie = cpus_read_lock();
+		for_each_online_cpu (cpu) {
+			s->bad += READ_ONCE(*per_cpu_ptr(&hp_magic, cpu)) !=
+				  HP_MAGIC;
+			seen[n++] = per_cpu_ptr(&hp_magic, cpu);
+		}
+		WRITE_ONCE(s->in_section, true);
+		/*
+		 * Linger (preemptible: the old design may be a lock) until
+		 * the test's down is over, or a switch still runs: its
+		 * writer waits for this section, so no down can come.
+		 */
+		end = ktime_get_ns() + 2000000000ULL;
+		while (!s->down_done && !(hotplug_sync_switches() & 1) &&
+		       ktime_get_ns() < end)
+			msleep(1);
+		while (n--)
+			s->bad += READ_ONCE(*seen[n]) != HP_MAGIC;
+		cpus_read_unlock(cookie);
+		s->sections++;
+		complete(&s->done);
+	}
+	kfree(seen);
+	complete(&s->done);
+	return 0;
+}
+
+/*
+ * Is a design switch safe while readers of every design run? Readers on
+ * the CPUs between CPU1 and the last walk under whatever design is in
+ * force throughout; on CPU1, for each switch away from a lock design, a
+ * reader reads the old design just before the switch and takes its lock
+ * only once the switch is over, unless the switch waits for it (the
+ * window fail.sync_read widens). Then the last CPU goes down: no reader
+ * may read its freed area.
+ */
+static void hotplug_design_switch_under_readers(struct kunit *test)
+{
+	static const enum hotplug_sync pairs[][2] = {
+		{HOTPLUG_SYNC_RWLOCK, HOTPLUG_SYNC_RCU},
+		{HOTPLUG_SYNC_RWLOCK, HOTPLUG_SYNC_STOP_MACHINE},
+		{HOTPLUG_SYNC_RWLOCK, HOTPLUG_SYNC_PERCPU_RWSEM},
+		{HOTPLUG_SYNC_PERCPU_RWSEM, HOTPLUG_SYNC_RCU},
+		{HOTPLUG_SYNC_PERCPU_RWSEM, HOTPLUG_SYNC_STOP_MACHINE},
+		{HOTPLUG_SYNC_PERCPU_RWSEM, HOTPLUG_SYNC_RWLOCK},
+	};
+	struct reader_stats *r = kunit_kcalloc(test, nr_cpu_ids, sizeof(*r));
+	struct straddler *s = kunit_kcalloc(test, 1, sizeof(*s));
+	enum hotplug_sync was = hotplug_sync_current();
+	unsigned int last = nr_cpu_ids - 1, i;
+	unsigned int nr_readers = min(last, 8U); /* readers on 2..7 at most */
+	struct task_struct *t;
+	u64 bad = 0, walks = 0, missed = 0;
+	int downs = 0;
+
+	if (!have_down_cpus(test, 3))
+		return;
+	/* stop_machine() at hundreds of vCPUs crawls (docs/scale.md). */
+	if (nr_cpu_ids > 64) {
+		kunit_skip(test, "stop_machine on %u CPUs", nr_cpu_ids);
+		return;
+	}
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	pin_to_cpu0(true);
+	init_completion(&s->go);
+	init_completion(&s->done);
+	t = kthread_create(straddle_reader, s, "straddler");
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	kthread_bind(t, 1);
+	wake_up_process(t);
+	for (i = 2; i < nr_readers; i++) {
+		r[i] = (struct reader_stats){.design_lock = true};
+		init_completion(&r[i].done);
+		t = kthread_create(mask_reader, &r[i], "reader/%u", i);
+		KUNIT_ASSERT_NOT_NULL(test, t);
+		kthread_bind(t, i);
+		wake_up_process(t);
+	}
+	for (i = 0; i < ARRAY_SIZE(pairs); i++) {
+		KUNIT_EXPECT_EQ(test, cpu_hotplug_set_sync(pairs[i][0]), 0);
+		KUNIT_EXPECT_EQ(test, fault_inject("sync_read", "1:300"), 0);
+		s->in_section = false;
+		s->down_done = false;
+		complete(&s->go);
+		/* The straddler has read the old design. */
+		missed += !wait_for(fault_times("sync_read") == 0, 2000000);
+		KUNIT_EXPECT_EQ(test, cpu_hotplug_set_sync(pairs[i][1]), 0);
+		missed += !wait_for(s->in_section, 2000000);
+		downs += !cpu_down(last);
+		s->down_done = true;
+		wait_for_completion(&s->done);
+		KUNIT_EXPECT_EQ(test, cpu_up(last), 0);
+		kunit_info(test, "%s -> %s: straddler bad %llu",
+			   hotplug_sync_name(pairs[i][0]),
+			   hotplug_sync_name(pairs[i][1]),
+			   (unsigned long long)s->bad);
+	}
+	fault_clear("sync_read");
+	s->stop = true;
+	complete(&s->go);
+	wait_for_completion(&s->done);
+	bad += s->bad;
+	for (i = 2; i < nr_readers; i++)
+		r[i].stop = true;
+	for (i = 2; i < nr_readers; i++) {
+		wait_for_completion(&r[i].done);
+		bad += r[i].bad;
+		walks += r[i].walks;
+	}
+	kunit_info(test, "%d downs, %llu straddling sections, %llu walks",
+		   downs, (unsigned long long)s->sections,
+		   (unsigned long long)walks);
+	KUNIT_EXPECT_EQ(test, bad, 0);
+	KUNIT_EXPECT_EQ(test, missed, 0);
+	KUNIT_EXPECT_EQ(test, s->sections, ARRAY_SIZE(pairs));
+	KUNIT_EXPECT_EQ(test, downs, (int)ARRAY_SIZE(pairs));
+	cpu_hotplug_set_sync(was);
+	pin_to_cpu0(false);
+	cpu_up_all();
+}
+
 /* What a snapshot's test window does, and what came of it. */
 struct window_test {
 	bool up; /* bring `cpu` up; else take the CPU being read down */
@@ -401,16 +564,6 @@ static bool snapshot_is_online_mask(const struct percpu_snapshot *snap)
 		if (i >= snap->nr || snap->cpus[i++] != cpu)
 			return false;
 	return i == snap->nr;
-}
-
-/* The test thread stays on CPU0, out of the way of the CPUs it takes. */
-static void pin_to_cpu0(bool pin)
-{
-	struct cpumask cpu0;
-
-	cpumask_clear(&cpu0);
-	cpumask_set_cpu(0, &cpu0);
-	set_cpus_allowed(current, pin ? &cpu0 : cpu_possible_mask);
 }
 
 /*
@@ -548,6 +701,7 @@ static void hotplug_snapshot_refuses_bad_request(struct kunit *test)
 static const struct kunit_case hotplug_readers_cases[] = {
 	KUNIT_CASE(hotplug_readers_never_see_poison),
 	KUNIT_CASE(hotplug_every_design_protects_readers),
+	KUNIT_CASE(hotplug_design_switch_under_readers),
 	KUNIT_CASE(hotplug_snapshot_cpu_down_in_window),
 	KUNIT_CASE(hotplug_snapshot_cpu_up_in_window),
 	KUNIT_CASE(hotplug_snapshot_preallocated_needs_no_retry),
