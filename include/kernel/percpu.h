@@ -76,6 +76,45 @@ void percpu_area_free(unsigned int cpu);
 void *percpu_area(unsigned int cpu);
 
 /*
+ * Which allocation an area is: its CPU in the top 16 bits, below them a
+ * generation that no other allocation has had (0 in the template, which
+ * no CPU's area is once it is set up). A freed area reads 0x6b6b...,
+ * whose CPU field (0x6b6b) is above NR_CPUS.
+ */
+DECLARE_PER_CPU(u64, percpu_tag);
+#define PERCPU_TAG_CPU_SHIFT 48
+#define PERCPU_TAG(cpu, gen) ((u64)(cpu) << PERCPU_TAG_CPU_SHIFT | (gen))
+
+/*
+ * A reader's claim on cpu's area, taken with its pointers into it: where
+ * the tag is and what it read there. Still valid while the area is the
+ * one the claim was taken on: a freed area fails it, and so does a new
+ * area in the same memory, which holds the same template values (a magic
+ * number would pass) but another generation.
+ */
+struct percpu_claim {
+	const u64 *where;
+	u64 tag;
+};
+
+static inline struct percpu_claim percpu_claim(unsigned int cpu)
+{
+	const u64 *where = per_cpu_ptr(&percpu_tag, cpu);
+
+	return (struct percpu_claim){where, READ_ONCE(*where)};
+}
+
+/* Was the claim taken on cpu's own area, and is that area still there? */
+static inline bool percpu_claim_valid(const struct percpu_claim *c,
+				      unsigned int cpu)
+{
+	u64 low = ((u64)1 << PERCPU_TAG_CPU_SHIFT) - 1;
+
+	return c->tag >> PERCPU_TAG_CPU_SHIFT == cpu && (c->tag & low) &&
+	       READ_ONCE(*c->where) == c->tag;
+}
+
+/*
  * The running thread's CPU, from its task_struct (as arm64 Linux does): one
  * load through SP_EL0, never through a per-CPU area that may be gone.
  * The scheduler sets current->cpu before switching to a thread, and only

@@ -9,6 +9,12 @@
  * and a grace period has passed. So a reader that saw the bit set inside
  * rcu_read_lock() may use per_cpu_ptr(var, cpu) until rcu_read_unlock().
  *
+ * Each allocation carries a tag, percpu_tag in the area: its CPU and a
+ * generation no other allocation has. A reader that keeps the tag it saw
+ * with its pointers learns that the area went, even when the same memory
+ * came back as a new area, a copy of the same template (struct
+ * percpu_claim in <kernel/percpu.h>).
+ *
  * Bookkeeping that must outlive a CPU (run queues, RCU callbacks, timer
  * lists) lives in CPU arrays (<kernel/cpu_array.h>) instead.
  */
@@ -27,6 +33,9 @@
 extern char __per_cpu_start[], __per_cpu_end[];
 
 DEFINE_PER_CPU(unsigned int, cpu_number);
+DEFINE_PER_CPU(u64, percpu_tag);
+static u64 percpu_generation; /* of the last area allocated */
+_Static_assert(NR_CPUS < 0x6b6b, "a freed area's tag could name a CPU");
 DEFINE_CPU_ARRAY(unsigned long, __per_cpu_offset);
 
 #define POISON_FREE 0x6b /* freed per-CPU memory reads as 0x6b6b... */
@@ -54,6 +63,9 @@ int percpu_area_alloc(unsigned int cpu)
 		return -ENOMEM;
 	memcpy(area, __per_cpu_start, area_size());
 	*(unsigned int *)(area + ((char *)&cpu_number - __per_cpu_start)) = cpu;
+	*(u64 *)(area + ((char *)&percpu_tag - __per_cpu_start)) =
+		PERCPU_TAG(cpu, __atomic_add_fetch(&percpu_generation, 1,
+						   __ATOMIC_RELAXED));
 	/* The area's contents before its offset: paired with the address
 	 * dependency of per_cpu_ptr() readers (and the acquire of the
 	 * online bit they tested). */

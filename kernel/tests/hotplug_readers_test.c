@@ -4,6 +4,9 @@
  * agrees with the mask; each of the four reader designs of 2013
  * (hotplug_sync=) keeps its readers off freed per-CPU data; a per-CPU
  * snapshot copes with CPUs that go down or come up while it grows.
+ * Readers check what they read by the area's tag (struct percpu_claim),
+ * which tells a freed area, and one allocated again in its place, from
+ * the area they started on.
  */
 #include <kernel/cpu.h>
 #include <kernel/fault.h>
@@ -19,11 +22,6 @@
 #include <kernel/wait.h>
 #include <lib/errno.h>
 #include "helpers.h"
-
-#define HP_MAGIC 0x600dc0ffee15600dULL
-
-/* Every CPU's area starts as a copy of the template: HP_MAGIC. */
-static DEFINE_PER_CPU(u64, hp_magic) = HP_MAGIC;
 
 static unsigned long hotplug_cycles = 200, hotplug_secs;
 param_ulong("hotplug.cycles", hotplug_cycles, 1, 1000000,
@@ -47,8 +45,9 @@ struct reader_stats {
 static bool check_one(unsigned int cpu, void *p)
 {
 	struct reader_stats *r = p;
+	struct percpu_claim claim = percpu_claim(cpu);
 
-	if (READ_ONCE(*per_cpu_ptr(&hp_magic, cpu)) != HP_MAGIC)
+	if (!percpu_claim_valid(&claim, cpu))
 		r->bad++;
 	r->cpus_seen++;
 	return true;
@@ -56,7 +55,7 @@ static bool check_one(unsigned int cpu, void *p)
 
 /* A snapshot's record of one CPU: what its area held when read. */
 struct hp_rec {
-	u64 magic;
+	bool tag_ok; /* the area's tag is cpu's */
 	unsigned int cpu_number;
 	bool area_gone; /* the area was freed: not read */
 };
@@ -64,11 +63,13 @@ struct hp_rec {
 static void hp_rec_fill(unsigned int cpu, void *p, void *arg)
 {
 	struct hp_rec *rec = p;
+	struct percpu_claim claim;
 
 	rec->area_gone = !percpu_area(cpu);
 	if (rec->area_gone)
 		return;
-	rec->magic = READ_ONCE(*per_cpu_ptr(&hp_magic, cpu));
+	claim = percpu_claim(cpu);
+	rec->tag_ok = percpu_claim_valid(&claim, cpu);
 	rec->cpu_number = READ_ONCE(per_cpu(cpu_number, cpu));
 }
 
@@ -80,7 +81,7 @@ static u64 snapshot_bad_recs(const struct percpu_snapshot *snap)
 	for (unsigned int i = 0; i < snap->nr; i++) {
 		const struct hp_rec *rec = percpu_snapshot_rec(snap, i);
 
-		bad += rec->area_gone || rec->magic != HP_MAGIC ||
+		bad += rec->area_gone || !rec->tag_ok ||
 		       rec->cpu_number != snap->cpus[i];
 	}
 	return bad;
@@ -109,6 +110,12 @@ static void snapshot_reader_walk(struct reader_stats *r)
 	percpu_snapshot_release(&snap);
 }
 
+/* A CPU a reader saw online, and its claim on the CPU's area. */
+struct hp_seen {
+	unsigned int cpu;
+	struct percpu_claim claim;
+};
+
 /*
  * Walk the online mask and read every seen CPU's per-CPU data: lock-free,
  * odd readers in one read-side section, even ones with the long walk (a
@@ -119,14 +126,14 @@ static int mask_reader(void *p)
 {
 	struct reader_stats *r = p;
 	/* Allocated before any read-side section, never inside one. */
-	u64 **seen = kcalloc(nr_cpu_ids, sizeof(*seen));
+	struct hp_seen *seen = kcalloc(nr_cpu_ids, sizeof(*seen));
 	unsigned int cpu;
 
 	while (!r->stop) {
 		if (r->design_lock) {
 			/*
-			 * Keep each seen CPU's data pointer, linger now and
-			 * then, and read through the pointers again: the data
+			 * Keep a claim on each seen CPU's area, linger now
+			 * and then, and check the claims again: the areas
 			 * must stay until the section ends.
 			 */
 			int cookie;
@@ -140,11 +147,13 @@ static int mask_reader(void *p)
 
 			for_each_online_cpu (cpu) {
 				check_one(cpu, r);
-				seen[n++] = per_cpu_ptr(&hp_magic, cpu);
+				seen[n++] = (struct hp_seen){cpu,
+							     percpu_claim(cpu)};
 			}
 			udelay(ktime_get_ns() % 2000); /* often past a down */
 			while (n--)
-				r->bad += READ_ONCE(*seen[n]) != HP_MAGIC;
+				r->bad += !percpu_claim_valid(&seen[n].claim,
+							      seen[n].cpu);
 			cpus_read_unlock(cookie);
 		} else if (r->snapshot) {
 			snapshot_reader_walk(r);
@@ -376,7 +385,7 @@ static void pin_to_cpu0(bool pin)
 /*
  * A reader that straddles a design switch: it reads the design before the
  * switch and takes that design's lock, widened by fail.sync_read, then
- * keeps its CPUs' data pointers until the test has taken one of those
+ * keeps its claims on its CPUs' areas until the test has taken one of those
  * CPUs down (or a writer waits for it to leave).
  */
 struct straddler {
@@ -388,7 +397,7 @@ struct straddler {
 static int straddle_reader(void *p)
 {
 	struct straddler *s = p;
-	u64 **seen = kcalloc(nr_cpu_ids, sizeof(*seen));
+	struct hp_seen *seen = kcalloc(nr_cpu_ids, sizeof(*seen));
 
 	for (;;) {
 		unsigned int cpu;
@@ -405,9 +414,8 @@ static int straddle_reader(void *p)
 		}
 		cookie = cpus_read_lock();
 		for_each_online_cpu (cpu) {
-			s->bad += READ_ONCE(*per_cpu_ptr(&hp_magic, cpu)) !=
-				  HP_MAGIC;
-			seen[n++] = per_cpu_ptr(&hp_magic, cpu);
+			seen[n] = (struct hp_seen){cpu, percpu_claim(cpu)};
+			s->bad += !percpu_claim_valid(&seen[n++].claim, cpu);
 		}
 		WRITE_ONCE(s->in_section, true);
 		/*
@@ -420,7 +428,8 @@ static int straddle_reader(void *p)
 		       ktime_get_ns() < end)
 			msleep(1);
 		while (n--)
-			s->bad += READ_ONCE(*seen[n]) != HP_MAGIC;
+			s->bad += !percpu_claim_valid(&seen[n].claim,
+						      seen[n].cpu);
 		cpus_read_unlock(cookie);
 		s->sections++;
 		complete(&s->done);
@@ -525,6 +534,49 @@ static void hotplug_design_switch_under_readers(struct kunit *test)
 	cpu_up_all();
 }
 
+/*
+ * A reader keeps a pointer into a CPU's area past the end of its section
+ * (the bug every reader check is there to catch); the CPU goes down, and
+ * comes up with a new area in the same memory. Does the readers' check
+ * see that the area it read is gone? A value of the template cannot (a
+ * magic number, the CPU's number): the new area holds it too; the tag
+ * can.
+ */
+static void hotplug_reused_area_fails_check(struct kunit *test)
+{
+	unsigned int last = nr_cpu_ids - 1;
+	struct percpu_claim claim;
+	const unsigned int *stale;
+	void *area;
+	int cycles = 0;
+	bool reused = false;
+
+	if (!have_down_cpus(test, 2))
+		return;
+	pin_to_cpu0(true);
+	rcu_read_lock();
+	claim = percpu_claim(last);
+	stale = per_cpu_ptr(&cpu_number, last);
+	area = percpu_area(last);
+	rcu_read_unlock();
+	KUNIT_EXPECT_TRUE(test, percpu_claim_valid(&claim, last));
+	/* The allocator hands the freed area out again, LIFO, on CPU0. */
+	while (!reused && cycles++ < 16 &&
+	       KUNIT_EXPECT_EQ(test, cpu_down(last), 0) &&
+	       KUNIT_EXPECT_EQ(test, cpu_up(last), 0))
+		reused = percpu_area(last) == area;
+	pin_to_cpu0(false);
+	if (!reused) {
+		kunit_skip(test, "no freed area handed out again");
+		return;
+	}
+	kunit_info(test, "the same memory back after %d cycle(s)", cycles);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(*stale), last); /* template value */
+	KUNIT_EXPECT_FALSE(test, percpu_claim_valid(&claim, last));
+	claim = percpu_claim(last); /* the new area's own claim holds */
+	KUNIT_EXPECT_TRUE(test, percpu_claim_valid(&claim, last));
+}
+
 /* What a snapshot's test window does, and what came of it. */
 struct window_test {
 	bool up; /* bring `cpu` up; else take the CPU being read down */
@@ -569,7 +621,7 @@ static bool snapshot_is_online_mask(const struct percpu_snapshot *snap)
 /*
  * A CPU the snapshot saw online goes down in the window while it grows:
  * is it left out, counted as vanished, and was nothing of its freed area
- * read (every record's magic intact)? And is it really off?
+ * read (every record's tag its CPU's)? And is it really off?
  */
 static void hotplug_snapshot_cpu_down_in_window(struct kunit *test)
 {
@@ -702,6 +754,7 @@ static const struct kunit_case hotplug_readers_cases[] = {
 	KUNIT_CASE(hotplug_readers_never_see_poison),
 	KUNIT_CASE(hotplug_every_design_protects_readers),
 	KUNIT_CASE(hotplug_design_switch_under_readers),
+	KUNIT_CASE(hotplug_reused_area_fails_check),
 	KUNIT_CASE(hotplug_snapshot_cpu_down_in_window),
 	KUNIT_CASE(hotplug_snapshot_cpu_up_in_window),
 	KUNIT_CASE(hotplug_snapshot_preallocated_needs_no_retry),
