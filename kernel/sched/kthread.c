@@ -10,6 +10,7 @@
 #include <asm/entry.h>
 #include <asm/vmap_stack.h>
 #include <kernel/cpu.h>
+#include <kernel/fault.h>
 #include <kernel/mm.h>
 #include <kernel/panic.h>
 #include <kernel/printk.h>
@@ -185,6 +186,12 @@ static bool asleep_at_park_point(struct task_struct *t)
  * 20; milliseconds on a loaded host). Anywhere else, it is woken to see
  * the ask and completes done itself.
  */
+static const struct fault_field kthread_park_fields[] = {
+	{"N", FAULT_TIMES, .min = 1, .max = 100}, {}};
+DEFINE_FAULT(kthread_park, kthread_park_fields, 1, 1, NULL,
+	     "the next N (1-100) asks to park a thread fail with -EAGAIN, "
+	     "the thread left running");
+
 static int kthread_park_start(struct task_struct *t, struct completion *done)
 {
 	unsigned long flags;
@@ -192,6 +199,8 @@ static int kthread_park_start(struct task_struct *t, struct completion *done)
 
 	if (!t->parkable)
 		return -EINVAL;
+	if (should_fail(&fault_kthread_park))
+		return -EAGAIN;
 	init_completion(done);
 	spin_lock_irqsave(&t->pi_lock, flags);
 	asleep = asleep_at_park_point(t);
@@ -338,50 +347,88 @@ struct task_struct *find_stranded_thread(unsigned int cpu)
 	return found;
 }
 
-#define MAX_CPU_THREADS 8
+/* Threads parked or unparked a batch at a time (on the stack). */
+#define PARK_BATCH 8
 
-static int cpu_threads(unsigned int cpu, struct task_struct **out)
+/*
+ * cpu's threads with a pid above `after`, the PARK_BATCH lowest of them
+ * in pid order: a batch, and the next starts after its last pid. So the
+ * step reaches every thread, however many, with a bounded stack.
+ */
+static int cpu_threads(unsigned int cpu, int after, struct task_struct **out)
 {
 	struct task_struct *p;
 	unsigned long flags;
-	int n = 0;
+	int n = 0, i;
 
 	spin_lock_irqsave(&tasklist_lock, flags);
-	list_for_each_entry (p, &tasklist, tasks)
-		if (p->parkable && n < MAX_CPU_THREADS &&
-		    cpumask_test_cpu(cpu, &p->cpus_allowed) &&
-		    cpumask_weight(&p->cpus_allowed) == 1)
-			out[n++] = p;
+	list_for_each_entry (p, &tasklist, tasks) {
+		if (!p->parkable || p->state == TASK_DEAD || p->pid <= after ||
+		    !cpumask_test_cpu(cpu, &p->cpus_allowed) ||
+		    cpumask_weight(&p->cpus_allowed) != 1)
+			continue;
+		if (n < PARK_BATCH)
+			i = n++;
+		else if (p->pid < out[PARK_BATCH - 1]->pid)
+			i = PARK_BATCH - 1; /* drops the highest */
+		else
+			continue;
+		for (; i > 0 && out[i - 1]->pid > p->pid; i--)
+			out[i] = out[i - 1];
+		out[i] = p;
+	}
 	spin_unlock_irqrestore(&tasklist_lock, flags);
 	return n;
 }
 
-/* Park cpu's per-CPU threads (hotplug "kthreads" step, going down). */
+/*
+ * Park cpu's per-CPU threads (hotplug "kthreads" step, going down), every
+ * one of them, a batch at a time. An ask that fails is reported and fails
+ * the step: the threads parked so far run again, and the down rolls
+ * back, as a thread left running on a CPU going down would be stranded.
+ */
 int kthreads_park_cpu(unsigned int cpu)
 {
-	struct task_struct *t[MAX_CPU_THREADS];
-	struct completion done[MAX_CPU_THREADS];
-	int n = cpu_threads(cpu, t);
+	struct task_struct *t[PARK_BATCH];
+	struct completion done[PARK_BATCH];
+	int n, after = -1, err = 0;
 
-	/*
-	 * All asked first, then all waited for: the threads park side by
-	 * side on their CPU, and the waits end in one round trip, not one
-	 * wake-up and switch per thread in turn.
-	 */
-	for (int i = 0; i < n; i++)
-		kthread_park_start(t[i], &done[i]);
-	for (int i = 0; i < n; i++)
-		kthread_park_wait(t[i], &done[i]);
-	return 0;
+	while (!err && (n = cpu_threads(cpu, after, t))) {
+		int asked = 0;
+
+		/*
+		 * All asked first, then all waited for: the threads park
+		 * side by side on their CPU, and the waits end in one
+		 * round trip, not one wake-up and switch per thread in turn.
+		 */
+		while (asked < n &&
+		       !(err = kthread_park_start(t[asked], &done[asked])))
+			asked++;
+		for (int i = 0; i < asked; i++)
+			kthread_park_wait(t[i], &done[i]);
+		if (err)
+			pr_err("CPU%u: cannot park %s (pid %d): %d\n", cpu,
+			       t[asked]->comm, t[asked]->pid, err);
+		after = t[n - 1]->pid;
+	}
+	if (err)
+		kthreads_unpark_cpu(cpu);
+	return err;
 }
 
-/* ... and let them run again once cpu is active (coming up). */
+/*
+ * ... and let them run again once cpu is active (coming up); a thread
+ * created for a CPU still coming up is started here.
+ */
 int kthreads_unpark_cpu(unsigned int cpu)
 {
-	struct task_struct *t[MAX_CPU_THREADS];
-	int n = cpu_threads(cpu, t);
+	struct task_struct *t[PARK_BATCH];
+	int n, after = -1;
 
-	for (int i = 0; i < n; i++)
-		kthread_unpark(t[i]);
+	while ((n = cpu_threads(cpu, after, t))) {
+		for (int i = 0; i < n; i++)
+			kthread_unpark(t[i]);
+		after = t[n - 1]->pid;
+	}
 	return 0;
 }

@@ -13,6 +13,7 @@
 #include <kernel/rcupdate.h>
 #include <kernel/sched.h>
 #include <kernel/smp.h>
+#include <kernel/task.h>
 #include <kernel/time.h>
 #include <kernel/timer.h>
 #include <kernel/wait.h>
@@ -203,6 +204,80 @@ static inline void expect_cpu_off(struct kunit *test, unsigned int cpu)
 	if (psci_checkable())
 		KUNIT_EXPECT_EQ(test, psci_affinity_info(cpu_logical_map(cpu)),
 				PSCI_AFFINITY_OFF);
+}
+
+/*
+ * A pack of parkable threads bound to one CPU, as per-CPU threads are:
+ * each waits at its park point until stopped, parking when asked.
+ */
+#define PARK_PACK_MAX 16
+struct park_pack {
+	unsigned int n;
+	struct task_struct *t[PARK_PACK_MAX];
+	struct wait_queue_head wq;
+	volatile bool stop;
+	struct completion exited; /* once per thread */
+};
+
+static inline int park_pack_fn(void *p)
+{
+	struct park_pack *pp = p;
+
+	for (;;) {
+		wait_event_parkable(pp->wq, pp->stop);
+		if (kthread_should_park())
+			kthread_parkme();
+		else if (pp->stop)
+			break;
+	}
+	complete(&pp->exited);
+	return 0;
+}
+
+/* How many of its threads are parked. */
+static inline unsigned int park_pack_parked(const struct park_pack *pp)
+{
+	unsigned int parked = 0;
+
+	for (unsigned int i = 0; i < pp->n; i++)
+		parked += READ_ONCE(pp->t[i]->state) == TASK_PARKED;
+	return parked;
+}
+
+/* Start n threads on cpu; true once all wait at their park point. */
+static inline bool park_pack_start(struct park_pack *pp, unsigned int n,
+				   unsigned int cpu)
+{
+	*pp = (struct park_pack){0};
+	init_waitqueue_head(&pp->wq);
+	init_completion(&pp->exited);
+	for (; pp->n < n; pp->n++) {
+		struct task_struct *t =
+			kthread_create(park_pack_fn, pp, "pack/%u", pp->n);
+
+		if (!t)
+			return false;
+		kthread_bind(t, cpu);
+		t->parkable = true;
+		pp->t[pp->n] = t;
+		wake_up_process(t);
+	}
+	for (unsigned int i = 0; i < n; i++)
+		if (!wait_for(READ_ONCE(pp->t[i]->state) ==
+					      TASK_INTERRUPTIBLE &&
+				      !READ_ONCE(pp->t[i]->on_rq),
+			      2000000))
+			return false;
+	return true;
+}
+
+/* Its CPU online: stop the threads and wait until each has left. */
+static inline void park_pack_stop(struct park_pack *pp)
+{
+	pp->stop = true;
+	wake_up(&pp->wq);
+	for (unsigned int i = 0; i < pp->n; i++)
+		wait_for_completion(&pp->exited);
 }
 
 #endif

@@ -766,6 +766,33 @@ static void hotplug_down_step_fault_bounds(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fault_times("cpu_die_late"), 0);
 }
 
+/*
+ * Asking one of a CPU's threads to park fails (fail.kthread_park): is the
+ * down refused with that error, the CPU left online, and every thread of
+ * the CPU running again, none left parked?
+ */
+static void hotplug_park_failure_refuses_down(struct kunit *test)
+{
+	struct park_pack *pp = kunit_kcalloc(test, 1, sizeof(*pp));
+	unsigned int last = nr_cpu_ids - 1;
+
+	if (!have_down_cpus(test, 2))
+		return;
+	KUNIT_ASSERT_NOT_NULL(test, pp);
+	KUNIT_ASSERT_TRUE(test, park_pack_start(pp, 4, last));
+	KUNIT_ASSERT_EQ(test, fault_inject("kthread_park", "1"), 0);
+	KUNIT_EXPECT_EQ(test, cpu_down(last), -EAGAIN);
+	KUNIT_EXPECT_EQ(test, fault_times("kthread_park"), 0);
+	fault_clear("kthread_park");
+	expect_cpu_online(test, last);
+	KUNIT_EXPECT_EQ(test, park_pack_parked(pp), 0);
+	/* And the next down parks them all. */
+	if (KUNIT_EXPECT_EQ(test, cpu_down(last), 0))
+		KUNIT_EXPECT_EQ(test, park_pack_parked(pp), 4);
+	KUNIT_EXPECT_EQ(test, cpu_up_all(), 0);
+	park_pack_stop(pp);
+}
+
 static const struct kunit_case hotplug_fault_cases[] = {
 	KUNIT_CASE(hotplug_failed_up_rolls_back),
 	KUNIT_CASE(hotplug_up_survives_alloc_failures),
@@ -784,6 +811,7 @@ static const struct kunit_case hotplug_fault_cases[] = {
 	KUNIT_CASE(hotplug_failed_rollback_turns_up),
 	KUNIT_CASE(hotplug_stopped_cpu_resumes),
 	KUNIT_CASE(hotplug_down_step_fault_bounds),
+	KUNIT_CASE(hotplug_park_failure_refuses_down),
 	{},
 };
 

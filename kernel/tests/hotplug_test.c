@@ -761,6 +761,28 @@ static void hotplug_dying_cpu_calls_are_readers(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cpu_up(cpu), 0);
 }
 
+/*
+ * A CPU with more per-CPU threads than the park step once took at a time
+ * (8): does a down park every one of them, and an up let them all run?
+ */
+static void hotplug_down_parks_every_thread(struct kunit *test)
+{
+	struct park_pack *pp = kunit_kcalloc(test, 1, sizeof(*pp));
+	unsigned int last = nr_cpu_ids - 1;
+
+	if (!have_down_cpus(test, 2))
+		return;
+	KUNIT_ASSERT_NOT_NULL(test, pp);
+	KUNIT_ASSERT_TRUE(test, park_pack_start(pp, 12, last));
+	if (KUNIT_EXPECT_EQ(test, cpu_down(last), 0)) {
+		KUNIT_EXPECT_EQ(test, park_pack_parked(pp), 12);
+		KUNIT_EXPECT_EQ(test, cpu_up(last), 0);
+	}
+	KUNIT_EXPECT_EQ(test, park_pack_parked(pp), 0);
+	park_pack_stop(pp);
+	cpu_up_all();
+}
+
 static const struct kunit_case hotplug_cases[] = {
 	KUNIT_CASE(hotplug_double_down_and_up),
 	KUNIT_CASE(hotplug_last_cpu_refused),
@@ -776,6 +798,7 @@ static const struct kunit_case hotplug_cases[] = {
 	KUNIT_CASE(hotplug_down_own_cpu),
 	KUNIT_CASE(hotplug_down_ends_under_busy_reader),
 	KUNIT_CASE(hotplug_boot_cpu),
+	KUNIT_CASE(hotplug_down_parks_every_thread),
 	{},
 };
 
