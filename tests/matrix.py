@@ -718,6 +718,15 @@ BOOTS = [
          append="fail.cpu=2 test=sched poweroff",
          expect=(r"\bCPU2 .*failed to come online", r"\bBrought up 3 of 4 CPUs$"),
          forbid=(r"\bCPU2: online\b",)),
+    # A CPU that never comes up counts as off in its cluster's idle and
+    # down counts, also across a regrouping (no tree grouping: no idle
+    # states in the tree), drivers/cpuidle/cpuidle.c.
+    Boot("cpuidle-cpu-never-up",
+         ["--smp", "4", "--mem", "256M", "--idle-states", "none"],
+         append="fail.cpu=3 test=cpuidle poweroff",
+         expect=(r"\bBrought up 3 of 4 CPUs$",
+                 r"ok \d+ cpuidle_regroup_keeps_counts$",
+                 r"ok \d+ cpuidle_off_cpus_count_as_down$")),
 
     # The start-slot handshake (arch/arm64/smp.c, fail.cpu_late=): a CPU
     # that arrives late, before the 5 s timeout, comes online...

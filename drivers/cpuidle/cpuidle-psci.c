@@ -147,6 +147,7 @@ void cpuidle_init(void)
 	struct cpuidle_state good[CPUIDLE_STATE_MAX - 1];
 	int n, other, count = 0;
 
+	cpuidle_clusters_init();
 	if (!initial_boot_params)
 		return;
 	n = dt_idle_states_common(initial_boot_params, dt, ARRAY_SIZE(dt),

@@ -26,7 +26,12 @@
  * others' requests from the CPU's own state meanwhile. QEMU's firmware
  * does no such thing, so this core keeps the firmware's count: a cluster
  * is down from the moment each of its CPUs is either in a cluster state
- * or off (hotplugged out) until one of them leaves. The power model
+ * or off until one of them leaves. Off is every CPU that does not run the
+ * kernel: from boot until it first comes up (one that never does stays
+ * off), and from a down, confirmed or not, until it is up again. A
+ * regrouping recounts inside stop_machine(), where no CPU is in the idle
+ * path: the counts of CPUs idle then would land in their new cluster's
+ * count on their way out, one it never had. The power model
  * reads that time; cpuidle.cluster_idle=0 withholds the cluster states,
  * a firmware that powers a cluster down only when all its CPUs are off
  * (Tegra 3, Exynos 4-era parts).
@@ -43,6 +48,7 @@
 #include <kernel/psci.h>
 #include <kernel/smp.h>
 #include <kernel/spinlock.h>
+#include <kernel/stop_machine.h>
 #include <kernel/time.h>
 #include <kernel/timer.h>
 #include <lib/errno.h>
@@ -246,6 +252,8 @@ static void clusters_link(void)
 	}
 }
 
+static void clusters_recount(void);
+
 static void clusters_group(void)
 {
 	nr_clusters = DIV_ROUND_UP(nr_cpu_ids, cluster_cpus);
@@ -256,6 +264,7 @@ static void clusters_group(void)
 		clusters[cpu / cluster_cpus].cpus++;
 	}
 	clusters_link();
+	clusters_recount();
 }
 
 /* Lazily, the default grouping: nothing else sets the arrays up early. */
@@ -275,6 +284,46 @@ static void cluster_period(unsigned int count, unsigned int cpus, bool *in,
 	} else if (count < cpus && *in) {
 		*in = false;
 		*total += now - *since;
+	}
+}
+
+/*
+ * The counts from scratch, after a grouping: the off CPUs, as no CPU is
+ * in the idle path (at boot, or inside the stop of a regrouping). Open
+ * periods end now and start again by the new counts.
+ */
+static void clusters_recount(void)
+{
+	u64 now = ktime_get_ns();
+
+	for (unsigned int c = 0; c < nr_cpu_ids; c++) {
+		struct cpuidle_cluster *cl = &clusters[c];
+
+		spin_lock(&cl->lock);
+		cluster_period(0, 1, &cl->is_idle, &cl->idle_since,
+			       &cl->idle_ns, now);
+		cluster_period(0, 1, &cl->is_down, &cl->down_since,
+			       &cl->down_ns, now);
+		cl->idle = 0;
+		cl->down = 0;
+		spin_unlock(&cl->lock);
+	}
+	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)
+		if (cpu_is_off && cpu_is_off[cpu]) {
+			clusters[cpu_cluster[cpu]].idle++;
+			clusters[cpu_cluster[cpu]].down++;
+		}
+	for (unsigned int c = 0; c < nr_cpu_ids; c++) {
+		struct cpuidle_cluster *cl = &clusters[c];
+
+		spin_lock(&cl->lock);
+		cluster_period(cl->idle, cl->cpus, &cl->is_idle,
+			       &cl->idle_since, &cl->idle_ns, now);
+		cluster_period(cl->down, cl->cpus, &cl->is_down,
+			       &cl->down_since, &cl->down_ns, now);
+		if (cl->is_down && cl->cpus)
+			cl->downs++;
+		spin_unlock(&cl->lock);
 	}
 }
 
@@ -308,13 +357,27 @@ static void cluster_count(unsigned int cpu, int idle, int down)
 	spin_unlock_irqrestore(&c->lock, flags);
 }
 
-/* After each successful down or up: an off CPU counts as down. */
+/* When a CPU starts or stops running the kernel: off counts as down. */
 static void cluster_note_cpu(unsigned int cpu, bool up)
 {
 	if (!cpu_is_off || cpu >= nr_cpu_ids || cpu_is_off[cpu] == !up)
 		return;
 	cpu_is_off[cpu] = !up;
 	cluster_count(cpu, up ? -1 : 1, up ? -1 : 1);
+}
+
+/*
+ * At boot, before any other CPU runs: every CPU but this one is off until
+ * it comes up (and one that never does stays so).
+ */
+void cpuidle_clusters_init(void)
+{
+	if (!cpu_is_off)
+		return;
+	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)
+		cpu_is_off[cpu] = cpu != raw_smp_processor_id();
+	clusters_ready();
+	clusters_recount();
 }
 
 CPUHP_NOTIFIER(cluster_note_cpu);
@@ -350,6 +413,8 @@ void cpuidle_cluster_stats(unsigned int c, struct cpuidle_cluster_stats *st)
 	st->downs = clusters[c].downs;
 	st->down_ns = clusters[c].down_ns;
 	st->idle_ns = clusters[c].idle_ns;
+	st->idle_cpus = clusters[c].idle;
+	st->down_cpus = clusters[c].down;
 	if (clusters[c].is_down)
 		st->down_ns += ktime_get_ns() - clusters[c].down_since;
 	if (clusters[c].is_idle)
@@ -368,22 +433,31 @@ void cpuidle_clusters_sum(struct cpuidle_cluster_stats *sum)
 		sum->downs += st.downs;
 		sum->down_ns += st.down_ns;
 		sum->idle_ns += st.idle_ns;
+		sum->idle_cpus += st.idle_cpus;
+		sum->down_cpus += st.down_cpus;
 	}
+}
+
+static int regroup(void *n)
+{
+	cluster_cpus = *(unsigned int *)n;
+	clusters_group();
+	return 0;
 }
 
 int cpuidle_set_cluster_cpus(unsigned int n)
 {
+	int err, ret;
+
 	if (!n || n > nr_cpu_ids)
 		return -EINVAL;
 	if (clusters_from_tree)
 		return -EBUSY; /* the tree says which CPUs share a cluster */
-	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)
-		if (cpu_is_off && cpu_is_off[cpu])
-			return -EBUSY; /* counts would be lost: all online */
-	/* No tree grouping, so no cluster state: every count is 0. */
-	cluster_cpus = n;
-	clusters_group();
-	return 0;
+	/* No CPU comes or goes (cpu_is_off stays), none is idle meanwhile. */
+	cpu_maps_update_begin();
+	err = stop_machine(regroup, &n, &ret);
+	cpu_maps_update_done();
+	return err;
 }
 
 void cpuidle_register_clusters(const unsigned int *cluster_of, unsigned int nr)
@@ -400,6 +474,7 @@ void cpuidle_register_clusters(const unsigned int *cluster_of, unsigned int nr)
 	clusters_link();
 	nr_clusters = nr;
 	clusters_from_tree = true;
+	clusters_recount(); /* at boot: no CPU but this one runs */
 }
 
 static bool is_cluster_state(int idx)

@@ -207,11 +207,14 @@ void cpu_maps_update_begin(void);
 void cpu_maps_update_done(void);
 
 /*
- * Told of each successful cpu_up() and cpu_down(), right after it, under
- * the hotplug lock (so in the order they happened): code that keeps
- * figures by CPU state declares one where it lives, and hotplug calls it
- * without knowing whose it is (the governor's power accounting). It may
- * not fail, sleep, nor take a CPU up or down.
+ * Told after each cpu_up() and cpu_down() that leaves the CPU running the
+ * kernel (up) or out of it (down): every successful one, a down the
+ * firmware never confirmed, an up stopped between steps with the CPU
+ * running. Right after it, under the hotplug lock (so in the order they
+ * happened); the same answer may come twice, so a notifier ignores a
+ * repeat. Code that keeps figures by CPU state declares one where it
+ * lives (cpuidle's cluster counts), and hotplug calls it without knowing
+ * whose it is. It may not fail, sleep, nor take a CPU up or down.
  */
 struct cpuhp_notifier {
 	void (*fn)(unsigned int cpu, bool up);

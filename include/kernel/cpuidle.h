@@ -141,6 +141,8 @@ struct cpuidle_cluster_stats {
 	u64 downs; /* times it went down */
 	u64 down_ns; /* time down, until now */
 	u64 idle_ns; /* time every CPU of it idle or off (down included) */
+	unsigned int idle_cpus; /* its CPUs idle or off, now */
+	unsigned int down_cpus; /* those of them in a cluster state or off */
 };
 unsigned int cpuidle_nr_clusters(void);
 unsigned int cpuidle_cpu_cluster(unsigned int cpu);
@@ -151,10 +153,13 @@ void cpuidle_cluster_stats(unsigned int c, struct cpuidle_cluster_stats *st);
 void cpuidle_clusters_sum(struct cpuidle_cluster_stats *sum);
 /*
  * Group CPUs in clusters of n when the tree does not say: 0, -EINVAL
- * (n is 0 or above nr_cpu_ids), -EBUSY (the tree groups them, or a CPU
- * is off). Nothing changes on an error.
+ * (n is 0 or above nr_cpu_ids), -EBUSY (the tree groups them), or
+ * -ETIMEDOUT (stop_machine() could not stop every CPU). Nothing changes
+ * on an error. May sleep; takes the hotplug lock.
  */
 int cpuidle_set_cluster_cpus(unsigned int n);
+/* At boot, on the boot CPU before any other: every other CPU is off. */
+void cpuidle_clusters_init(void);
 /*
  * Whether idle CPUs may use cluster states (cpuidle.cluster_idle=): off,
  * only CPUs being off power a cluster down. -ENODEV if the tree has none

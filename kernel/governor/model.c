@@ -511,8 +511,7 @@ static int key_set(size_t i, unsigned int v)
 		if (err)
 			pr_info("error: cluster_cpus=%u: %s\n", v,
 				err == -EBUSY
-					? "the device tree groups the CPUs, or "
-					  "a CPU is off"
+					? "the device tree groups the CPUs"
 					: "more than the CPUs there are");
 		return err;
 	}

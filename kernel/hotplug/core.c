@@ -2,8 +2,8 @@
  * CPU hotplug: one ordered table of steps, each with an up and a down
  * callback, as Linux's cpuhp states. A CPU comes up by running the steps
  * in order and goes down by running them in reverse; a failing step turns
- * the operation around (below). After each one that succeeds, whoever
- * declared a CPUHP_NOTIFIER() is told.
+ * the operation around (below). After each one, whoever declared a
+ * CPUHP_NOTIFIER() is told whether the CPU runs the kernel.
  *
  * Going down, the table reads like the design in four lines:
  *
@@ -570,9 +570,10 @@ int cpu_down(unsigned int cpu)
 		cpuhp_stats_failed(false);
 	} else {
 		cpuhp_stats_op(cpu, false, ktime_get_ns() - t0);
-		notify(cpu, false);
 		pr_info("CPU%u is down\n", cpu);
 	}
+	if (!err || !runs_kernel(cpu)) /* unconfirmed: left all the same */
+		notify(cpu, false);
 	mutex_unlock(&cpu_add_remove_lock);
 	return err;
 }
@@ -636,7 +637,7 @@ int cpu_up(unsigned int cpu)
 		cpuhp_stats_failed(true);
 	else
 		cpuhp_stats_op(cpu, true, ktime_get_ns() - t0);
-	if (!err)
+	if (!err || runs_kernel(cpu)) /* stopped between steps, running */
 		notify(cpu, true);
 	mutex_unlock(&cpu_add_remove_lock);
 	return err;

@@ -455,6 +455,124 @@ static void cpuidle_cluster_settings_refused(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cpuidle_cluster_idle(), on);
 }
 
+/* The test thread stays on the CPU it runs on. */
+static void pin_to_self(void)
+{
+	struct cpumask here;
+
+	cpumask_clear(&here);
+	cpumask_set_cpu(raw_smp_processor_id(), &here);
+	set_cpus_allowed(current, &here);
+}
+
+/*
+ * Wait (2 s at most) until cluster c counts every CPU but me as idle or
+ * off, as it must with nothing to do and CPUs left in WFI; and until its
+ * CPUs in a cluster state or off are those off (WFI forced). True then.
+ */
+static bool cluster_counts_settle(unsigned int c, unsigned int me)
+{
+	struct cpuidle_cluster_stats st;
+	unsigned int cpu, mine = 0, off = 0;
+
+	for_each_possible_cpu (cpu)
+		if (cpuidle_cpu_cluster(cpu) == c) {
+			mine += cpu == me;
+			off += !cpu_online(cpu); /* no down or up runs */
+		}
+	return wait_for((cpuidle_cluster_stats(c, &st),
+			 st.idle_cpus == st.cpus - mine && st.down_cpus == off),
+			2000000);
+}
+
+/* Every cluster's counts, as cluster_counts_settle(). */
+static bool clusters_settle(struct kunit *test, unsigned int me)
+{
+	bool ok = true;
+
+	for (unsigned int c = 0; c < cpuidle_nr_clusters(); c++)
+		if (!cluster_counts_settle(c, me)) {
+			struct cpuidle_cluster_stats st;
+
+			cpuidle_cluster_stats(c, &st);
+			kunit_info(test,
+				   "cluster %u: %u CPUs, %u idle, %u down", c,
+				   st.cpus, st.idle_cpus, st.down_cpus);
+			ok = false;
+		}
+	return ok;
+}
+
+/*
+ * CPUs are regrouped while they idle: does each cluster's count of idle
+ * CPUs stay the CPUs it has (no CPU leaving idle takes one off a count
+ * of its new cluster that it never added to)?
+ */
+static void cpuidle_regroup_keeps_counts(struct kunit *test)
+{
+	unsigned int me, size;
+
+	if (!have_cpus(test, 3))
+		return;
+	size = DIV_ROUND_UP(nr_cpu_ids, cpuidle_nr_clusters());
+	if (size * 2 > nr_cpu_ids) {
+		kunit_skip(test, "%u CPUs: one cluster", nr_cpu_ids);
+		return;
+	}
+	if (cpuidle_set_cluster_cpus(size) == -EBUSY) {
+		kunit_skip(test, "the device tree groups the CPUs");
+		return;
+	}
+	pin_to_self();
+	me = raw_smp_processor_id();
+	cpuidle_force_state(0);
+	KUNIT_EXPECT_TRUE(test, clusters_settle(test, me));
+	/* Twice the size, then back: CPUs idle meanwhile change cluster. */
+	KUNIT_EXPECT_EQ(test, cpuidle_set_cluster_cpus(size * 2), 0);
+	cpuidle_kick_all_sync(); /* each leaves the idle it was in */
+	KUNIT_EXPECT_TRUE(test, clusters_settle(test, me));
+	KUNIT_EXPECT_EQ(test, cpuidle_set_cluster_cpus(size), 0);
+	cpuidle_kick_all_sync();
+	KUNIT_EXPECT_TRUE(test, clusters_settle(test, me));
+	cpuidle_force_state(-1);
+	set_cpus_allowed(current, cpu_possible_mask);
+}
+
+/*
+ * Does a CPU count as off (idle and down) in its cluster whenever it does
+ * not run the kernel: never brought up (a boot with fail.cpu), taken
+ * down, or left unconfirmed by the firmware; and no more once it is up?
+ */
+static void cpuidle_off_cpus_count_as_down(struct kunit *test)
+{
+	unsigned int me, last = nr_cpu_ids - 1;
+
+	if (!have_cpus(test, 2))
+		return;
+	pin_to_self();
+	me = raw_smp_processor_id();
+	cpuidle_force_state(0); /* down counts only CPUs off */
+	KUNIT_EXPECT_TRUE(test, clusters_settle(test, me));
+	if (!downs_allowed(test) || !psci_checkable() || last == me ||
+	    !cpu_online(last))
+		goto out;
+	KUNIT_EXPECT_EQ(test, cpu_down(last), 0);
+	KUNIT_EXPECT_TRUE(test, clusters_settle(test, me));
+	KUNIT_EXPECT_EQ(test, cpu_up(last), 0);
+	KUNIT_EXPECT_TRUE(test, clusters_settle(test, me));
+	/* Never confirmed off: it left the kernel all the same. */
+	KUNIT_EXPECT_EQ(test, fault_inject("cpu_off", "forever"), 0);
+	KUNIT_EXPECT_EQ(test, cpu_down(last), -ETIMEDOUT);
+	KUNIT_EXPECT_EQ(test, cpuhp_phase(last), CPUHP_PHASE_UNCONFIRMED);
+	KUNIT_EXPECT_TRUE(test, clusters_settle(test, me));
+	fault_clear("cpu_off");
+	KUNIT_EXPECT_EQ(test, cpu_up(last), 0);
+	KUNIT_EXPECT_TRUE(test, clusters_settle(test, me));
+out:
+	cpuidle_force_state(-1);
+	set_cpus_allowed(current, cpu_possible_mask);
+}
+
 static const struct kunit_case cpuidle_cases[] = {
 	KUNIT_CASE(cpuidle_governor_picks_by_next_event),
 	KUNIT_CASE(cpuidle_governor_learns),
@@ -465,6 +583,8 @@ static const struct kunit_case cpuidle_cases[] = {
 	KUNIT_CASE(cpuidle_refuses_bad_requests),
 	KUNIT_CASE(cpuidle_cluster_down_only_when_all_idle),
 	KUNIT_CASE(cpuidle_cluster_settings_refused),
+	KUNIT_CASE(cpuidle_regroup_keeps_counts),
+	KUNIT_CASE(cpuidle_off_cpus_count_as_down),
 	{},
 };
 
