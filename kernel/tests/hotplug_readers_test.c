@@ -498,9 +498,9 @@ static void hotplug_design_switch_under_readers(struct kunit *test)
 		s->down_done = false;
 		complete(&s->go);
 		/* The straddler has read the old design. */
-		missed += !wait_for(fault_times("sync_read") == 0, 2000000);
+		missed += !wait_for(fault_times("sync_read") == 0, 10000000);
 		KUNIT_EXPECT_EQ(test, cpu_hotplug_set_sync(pairs[i][1]), 0);
-		missed += !wait_for(s->in_section, 2000000);
+		missed += !wait_for(s->in_section, 10000000);
 		downs += !cpu_down(last);
 		s->down_done = true;
 		wait_for_completion(&s->done);
