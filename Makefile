@@ -84,7 +84,8 @@ drivers-y := $(addprefix drivers/, serial/pl011.o serial/bcm2835_aux_uart.o \
 tests-y := kernel/kunit.o kernel/debug/lkdtm.o kernel/rcu/torture.o \
 	$(addprefix kernel/tests/, boot_test.o mm_test.o mmu_test.o \
 	smp_test.o sched_test.o rcu_test.o hotplug_test.o hotplug_fault_test.o \
-	hotplug_readers_test.o hotplug_sweep_test.o irq_test.o timer_test.o \
+	hotplug_readers_test.o hotplug_sweep_test.o hotplug_check.o \
+	stress.o irq_test.o timer_test.o \
 	governor_test.o psci_test.o trace_test.o cpuidle_test.o fault_test.o \
 	sched_pack_test.o suspend_test.o)
 # ... and benchmarks, the firmware floor, the power comparisons.
@@ -101,7 +102,7 @@ OBJS := $(addprefix $(B)/,$(arch-y) $(kernel-y) $(time-y) $(mm-y) $(sched-y) \
 	$(rcu-y) $(hotplug-y) $(trace-y) $(governor-y) $(debug-y) $(lib-y) \
 	$(drivers-y) $(tests-y) $(bench-y))
 
-.PHONY: all lean run test tfa-virt host-test board-test sdcard model sweep torture fuzz power power-stats bench bench-scale bench-linux trace test-scale nr-cpus-cost clean help setup gdb FORCE
+.PHONY: all lean run test tfa-virt host-test board-test sdcard model sweep stress torture fuzz power power-stats bench bench-scale bench-linux trace test-scale nr-cpus-cost clean help setup gdb FORCE
 all: $(B)/Image $(B)/kernel.elf
 
 help:
@@ -134,6 +135,8 @@ help:
 	@echo "make model      spin model check of hotplug vs RCU (docs/model.md)"
 	@echo "make sweep      CPU down/up after every fault and pair of faults, each"
 	@echo "                reader design, PSCI and the pen (tools/sweep.py)"
+	@echo "make stress     the randomized hotplug stress [SEED=N] [SECS=60] [SMP=4]"
+	@echo "                [QEMU=\"qemu.sh options\"]: all at once, invariants checked"
 	@echo "make torture    RCU + hotplug tortures on -smp 4 and 8 until 10k cycles + 100k GPs"
 	@echo "make fuzz       libFuzzer on the device-tree code (FUZZ_TIME=600 s, docs/fuzzing.md)"
 	@echo "make sdcard BOARD=rpi3|rpi4|rpi5 [FIRMWARE=tfa] [APPEND=\"ARGS\"]"
@@ -329,6 +332,19 @@ sdcard: $(B)/Image
 # runs a sample of it.
 sweep: all
 	tools/sweep.py
+
+# The randomized hotplug stress (kernel/tests/stress.c) for SECS seconds:
+# SEED=N repeats a draw, SMP=N CPUs, QEMU="--gic 3" more qemu.sh options.
+# The log is $(B)/stress.log; it ends with the seed and the violations.
+SECS ?= 60
+SMP ?= 4
+stress: $(B)/Image
+	./qemu.sh --smp $(SMP) $(QEMU) --timeout $$(($(SECS) + 300)) \
+		--append "stress=$(SECS) $(if $(SEED),stress.seed=$(SEED)) poweroff" \
+		> $(B)/stress.log 2>&1 || { tail -40 $(B)/stress.log; exit 1; }
+	@grep -E 'stress: [0-9]+ ms:|# stress_run:' $(B)/stress.log | tail -3
+	@tr -d '\r' < $(B)/stress.log | grep -qE '\] ok 1 stress$$' || \
+		{ grep -E 'stress|not ok' $(B)/stress.log | tail -60; exit 1; }
 
 # Promela model of cpu_down()/cpu_up() against RCU, checked with spin.
 # Long RCU + hotplug tortures (docs/reliability.md): TORTURE_GOAL per boot,

@@ -183,6 +183,11 @@ void kunit_boot(void)
 		kunit_run_tests(test_word);
 }
 
+bool kunit_boot_selects(const char *suite)
+{
+	return test_word[0] && selected(test_word, suite);
+}
+
 int kunit_run_tests(const char *which)
 {
 	const struct kunit_suite *const *s;

@@ -185,6 +185,7 @@ static int kernel_init(void *unused)
 	/* What the command line asks for once the CPUs are up, in order. */
 	lkdtm_boot(); /* lkdtm= */
 	kunit_boot(); /* test= */
+	stress_boot(); /* stress= */
 	rcu_torture_boot(); /* torture= */
 	bench_boot(); /* bench= */
 	governor_boot(); /* power.model=, policy= */

@@ -61,6 +61,9 @@ class Boot:
     qemu: list                   # ./qemu.sh options (not --append/--timeout)
     append: str = ""             # kernel command line
     ktap: bool = True            # the kernel prints KTAP results
+    # KTAP cases (SUITE.CASE) that must report not ok: a mutant's, broken
+    # on purpose; every other case must pass.
+    ktap_must_fail: tuple = ()
     expect: tuple = ()           # regexes (or Groups) that must match
     expect_in_order: tuple = ()  # regexes that must match in this order
     forbid: tuple = ()           # regexes that must not match
@@ -1149,6 +1152,30 @@ BOOTS = [
                  r"rcu-torture: \d+ reads saw an object a grace period after its removal",
                  r"rcu-torture: --- End of test: FAILURE$"),
          forbid=(r"Kernel panic", r"SUCCESS")),
+
+    # The randomized hotplug stress (kernel/tests/stress.c): readers of
+    # every kind, three writers, both grace periods, call_rcu floods and
+    # rcu_barrier, design switches, random faults and stragglers on two
+    # CPUs at once, all together; a new seed each run (printed). Bounded
+    # by the kernel's own clock (stress=S), not by the host's speed. The
+    # mutant's grace periods end early: a reader must catch an area freed
+    # under it, and the stress must print every thread's last operations.
+    Boot("stress-smp4", ["--smp", "4"], append="stress=30 poweroff",
+         timeout=180),
+    Boot("stress-gic3-smp6", ["--smp", "6", "--gic", "3"],
+         append="stress=20 poweroff", timeout=180),
+    Boot("stress-raspi3b", ["--machine", "raspi3b"],
+         append="stress=20 poweroff", timeout=180),
+    Boot("stress-mutant-early-gp",
+         ["--smp", "4"],
+         append="stress=40 stress.no_faults fail.rcu_early_gp=on hotplug.gp=normal "
+                "poweroff",
+         ktap_must_fail=("stress.stress_run",), timeout=180,
+         expect=(r"reader\d: a [a-z ]+ reader saw CPU\d's bit set but its area "
+                 r"was not its own",
+                 r"stress: the last operations of every thread",
+                 r"stress:   writer0 \(\d+ ops\):"),
+         forbid=(r"Kernel panic",)),
 
     # Random bytes on the UART: no crash, and the shell still answers.
     Boot("shell-fuzz-smp2",

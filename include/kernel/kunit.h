@@ -57,8 +57,16 @@ int kunit_run_tests(const char *which);
 /* At boot: test=, if given. A build without tests (TESTS=0) has none. */
 #ifdef CONFIG_TESTS
 void kunit_boot(void);
+/* Does the command line's test= run this suite? */
+bool kunit_boot_selects(const char *suite);
+/* stress=: the randomized hotplug stress (kernel/tests/stress.c). */
+void stress_boot(void);
 #else
 static inline void kunit_boot(void)
+{
+}
+
+static inline void stress_boot(void)
 {
 }
 #endif

@@ -51,11 +51,9 @@
 #include <stdarg.h>
 #include <string.h>
 #include "helpers.h"
+#include "hotplug_check.h"
 
 #define SWEEP_TIMEOUT_MS 200
-/* How long a late CPU may take to park and power off after an up gave
- * up on it: its injected delay and a margin for a busy host. */
-#define SETTLE_US 5000000
 
 static char sweep_word[16];
 param_string("sweep", sweep_word,
@@ -164,130 +162,23 @@ static void disarm_all(void)
 		fault_clear(sweep_events[i].point);
 }
 
-/* What the CPU itself says of where it runs (a cross-CPU call). */
-struct self_view {
-	unsigned int cpu, tag;
-	unsigned long offset;
-	struct task_struct *curr;
-	u64 stack_end;
-};
-
-static void read_self(void *p)
+/* One violated invariant of hotplug_check_cpus(). */
+__printf(2, 3) static void sweep_violated(void *p, const char *fmt, ...)
 {
-	struct self_view *v = p;
+	struct sweep *sw = p;
+	char what[200];
+	va_list ap;
 
-	v->cpu = raw_smp_processor_id();
-	v->offset = __my_cpu_offset();
-	v->tag = *raw_cpu_ptr(&cpu_number);
-	v->curr = current;
-	v->stack_end = current->stack ? *(u64 *)current->stack : 0;
-}
-
-static void check_runs_own(struct sweep *sw, const char *when, unsigned int cpu)
-{
-	struct self_view v = {.cpu = ~0U};
-
-	/* A call to a CPU that is gone would wait for ever: ask first. */
-	if (psci_checkable() &&
-	    psci_affinity_info(cpu_logical_map(cpu)) != PSCI_AFFINITY_ON)
-		return; /* said by check_cpu() */
-	if (smp_call_function_single(cpu, read_self, &v, true) ||
-	    v.cpu != cpu) {
-		violated(sw, when, "CPU%u is online but takes no call", cpu);
-		return;
-	}
-	if (v.offset != __per_cpu_offset[cpu] || !percpu_area(cpu))
-		violated(sw, when, "CPU%u runs on offset %#lx, not its area's",
-			 cpu, v.offset);
-	else if (v.tag != cpu)
-		violated(sw, when, "CPU%u's area says CPU%u (not its own)", cpu,
-			 v.tag);
-	if (v.stack_end != STACK_END_MAGIC)
-		violated(sw, when,
-			 "CPU%u runs '%s' on a stack without its "
-			 "end magic",
-			 cpu, v.curr->comm);
-}
-
-/*
- * Off: AFFINITY_INFO says OFF, or, where offline CPUs park in the
- * kernel's pen (hotplug.pen, spin-table), the pen holds it; once a late
- * CPU had its time to get there. Before, a retry's CPU_ON would rightly
- * be answered ALREADY_ON.
- */
-static bool cpu_is_off(unsigned int cpu)
-{
-	if (psci_checkable())
-		return wait_for(psci_affinity_info(cpu_logical_map(cpu)) ==
-					PSCI_AFFINITY_OFF,
-				SETTLE_US);
-	return wait_for(cpu_pen_holds(cpu), SETTLE_US);
-}
-
-static void check_cpu(struct sweep *sw, const char *when, unsigned int cpu)
-{
-	enum cpuhp_phase phase = cpuhp_phase(cpu);
-	bool online = cpu_online(cpu), active = cpu_active(cpu);
-	bool psci = psci_checkable();
-	struct sched_cpu_stats st;
-
-	if (!active) {
-		sched_cpu_stats(cpu, &st);
-		if (st.nr_running)
-			violated(sw, when, "%u thread(s) on inactive CPU%u",
-				 st.nr_running, cpu);
-	}
-	switch (phase) {
-	case CPUHP_PHASE_ONLINE:
-		if (!online || !active)
-			violated(sw, when,
-				 "CPU%u online by phase, online %d "
-				 "active %d",
-				 cpu, online, active);
-		if (psci && psci_affinity_info(cpu_logical_map(cpu)) !=
-				    PSCI_AFFINITY_ON)
-			violated(sw, when,
-				 "CPU%u online by phase, firmware "
-				 "says not on",
-				 cpu);
-		check_runs_own(sw, when, cpu);
-		break;
-	case CPUHP_PHASE_OFF:
-		if (online || active)
-			violated(sw, when,
-				 "CPU%u off by phase, online %d "
-				 "active %d",
-				 cpu, online, active);
-		if (percpu_area(cpu))
-			violated(sw, when,
-				 "CPU%u is off, its area still "
-				 "published",
-				 cpu);
-		if (!cpu_is_off(cpu))
-			violated(sw, when, "CPU%u off by phase, but %s", cpu,
-				 psci ? "the firmware says on"
-				      : "not in the pen");
-		break;
-	case CPUHP_PHASE_UNCONFIRMED:
-		if (online || active)
-			violated(sw, when,
-				 "CPU%u unconfirmed, online %d "
-				 "active %d",
-				 cpu, online, active);
-		break;
-	default:
-		violated(sw, when, "CPU%u left in phase %d", cpu, phase);
-	}
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	sw->violations++;
+	kunit_fail(sw->test, __FILE__, __LINE__, "%s: %s", sw->label, what);
 }
 
 static void check_cpus(struct sweep *sw, const char *when)
 {
-	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)
-		check_cpu(sw, when, cpu);
-	if (!cpu_hotplug_idle())
-		violated(sw, when,
-			 "the hotplug lock or a design's lock is "
-			 "held");
+	hotplug_check_cpus(sweep_violated, sw, when);
 }
 
 /* An operation that must work now (a retry, or the plain one between

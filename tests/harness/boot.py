@@ -148,6 +148,20 @@ def ktap_boot_checks(lines):
     return checks
 
 
+def must_fail_checks(boot, checks):
+    """A mutant's cases (boot.ktap_must_fail) turned around: each must be
+    there and report not ok; the boot's other checks stay as they are."""
+    out = []
+    for check in checks:
+        if check.name in boot.ktap_must_fail:
+            check = Check(check.name + " (must fail)", not check.ok and not check.skipped,
+                          "" if not check.ok else "passed, but it is broken on purpose")
+        out.append(check)
+    names = {c.name for c in checks}
+    return out + [Check(name + " (must fail)", False, "no such KTAP case")
+                  for name in boot.ktap_must_fail if name not in names]
+
+
 def boot_checks(boot, run):
     lines = [strip_timestamp(line) for line in run.stdout]
     checks = [end_check(boot, run)]
@@ -157,7 +171,7 @@ def boot_checks(boot, run):
     if boot.script:
         checks += script_checks(boot, run)
     if boot.ktap:
-        checks += ktap_boot_checks(lines)
+        checks += must_fail_checks(boot, ktap_boot_checks(lines))
     else:
         ktap = first_match(KTAP_VERSION.pattern, lines) is not None
         checks.append(Check("no KTAP output", not ktap, "a negative test printed KTAP" if ktap else ""))

@@ -8,7 +8,7 @@ import sys
 import tempfile
 import time
 
-from harness.boot import boot_checks
+from harness.boot import boot_checks, ktap_boot_checks, must_fail_checks
 from harness.console import Script, strip_timestamp
 from harness.host import run_tool_check
 from harness.ktap import Check, KtapWriter, ktap_checks, parse_ktap, result_name
@@ -220,6 +220,33 @@ def case_lines_checks():
             Check("the case before is not", "not mine" not in text, text)]
 
 
+MUTANT_KTAP = """\
+KTAP version 1
+1..1
+    KTAP version 1
+    # Subtest: stress
+    1..2
+    {} 1 stress_run
+    ok 2 other
+{} 1 stress
+"""
+
+
+def must_fail_self_tests():
+    """(name, checks, passed, failed): a mutant's case must report not ok."""
+    boot = Boot("self-test", [], ktap_must_fail=("stress.stress_run",))
+    absent = Boot("self-test", [], ktap_must_fail=("stress.nothing",))
+    fails = MUTANT_KTAP.format("not ok", "not ok").splitlines()
+    passes = MUTANT_KTAP.format("ok", "ok").splitlines()
+    return [
+        ("must fail: the mutant's case fails", must_fail_checks(boot, ktap_boot_checks(fails)),
+         2, 0),
+        ("must fail: the mutant's case passes", must_fail_checks(boot, ktap_boot_checks(passes)),
+         1, 1),
+        ("must fail: no such case", must_fail_checks(absent, ktap_boot_checks(fails)), 1, 2),
+    ]
+
+
 def count(name, checks, want_passed, want_failed):
     """Prints a self-test's outcome; returns 1 if it is not as wanted."""
     passed = sum(c.ok for c in checks)
@@ -245,6 +272,8 @@ def self_test():
         checks = boot_checks(boot, run)
         if run.seconds > 5:
             checks.append(Check("the run ends within 5 s", False, f"{run.seconds:.1f} s"))
+        bad += count(name, checks, want_passed, want_failed)
+    for name, checks, want_passed, want_failed in must_fail_self_tests():
         bad += count(name, checks, want_passed, want_failed)
     for name, results, want_passed, want_failed in WRITER_SELF_TESTS:
         bad += count(name, writer_checks(results), want_passed, want_failed)
