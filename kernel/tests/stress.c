@@ -17,7 +17,7 @@
  *
  * Invariants are checked all the time and at checkpoints. All the time:
  * every per-CPU area a reader reaches through a set bit is that CPU's and
- * live (its ownership tag), every callback rcu_barrier() waited for has
+ * live (its generation tag, percpu_claim_valid()), every callback rcu_barrier() waited for has
  * run. At each checkpoint (every stress.check_ms), every thread pauses
  * at the top of its loop, faults are disarmed, and each CPU's phase must
  * agree with the masks and the firmware (hotplug_check_cpus(), the
@@ -198,28 +198,29 @@ static unsigned int rand_below(struct actor *a, unsigned int n)
 /* --- readers ---------------------------------------------------------- */
 
 /*
- * What a reader keeps of a CPU whose bit it saw set: pointers into its
- * area, as real readers do, valid until it leaves the section.
+ * What a reader keeps of a CPU whose bit it saw set: a claim on its area
+ * (a pointer into it and the area's generation tag), as real readers keep
+ * pointers, valid until it leaves the section; and the template's magic.
  */
 struct seen_area {
 	unsigned int cpu;
+	struct percpu_claim claim;
 	const u64 *magic;
-	const unsigned int *number;
 };
 
 static void seen_area(struct seen_area *s, unsigned int cpu)
 {
 	s->cpu = cpu;
+	s->claim = percpu_claim(cpu);
 	s->magic = per_cpu_ptr(&stress_magic, cpu);
-	s->number = per_cpu_ptr(&cpu_number, cpu);
 }
 
-/* Is the area still live and its CPU's? A freed one reads as poison;
- * one freed and given to another CPU says that CPU's number. */
+/* Is the area still live and its CPU's? A freed one reads as poison; one
+ * freed and allocated again has another generation in its tag. */
 static bool area_ok(const struct seen_area *s)
 {
-	return READ_ONCE(*s->magic) == STRESS_MAGIC &&
-	       READ_ONCE(*s->number) == s->cpu;
+	return percpu_claim_valid(&s->claim, s->cpu) &&
+	       READ_ONCE(*s->magic) == STRESS_MAGIC;
 }
 
 /*
@@ -480,6 +481,8 @@ static const struct chaos_event chaos_events[] = {
 	{"alloc_up", "2", false},
 	{"sched_drain", "1", false},
 	{"rcu_exp", "miss_ipi", false},
+	{"sync_read", "%u:300", false}, /* a reader across a design switch */
+	{"kthread_park", "1", false},
 };
 
 static void disarm_all(void)
