@@ -677,6 +677,94 @@ static void hotplug_die_claimed_waited_for(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cpu_up(cpu), 0);
 }
 
+/* An expedited grace period run beside a down, from its teardown on. */
+struct exp_beside_down {
+	unsigned int cpu; /* the CPU going down */
+	volatile bool go, stop;
+	unsigned int gps; /* expedited grace periods it ran */
+	struct completion done;
+};
+
+static struct exp_beside_down ebd;
+
+static int exp_beside_down_fn(void *arg)
+{
+	while (!ebd.go && !ebd.stop)
+		cpu_relax();
+	/* Until one chose the CPU while it went down (the hold fired). */
+	while (!ebd.stop && fault_times("rcu_exp_hold")) {
+		synchronize_rcu_expedited();
+		ebd.gps++;
+	}
+	complete(&ebd.done);
+	return 0;
+}
+
+/* The hook: from cpu:teardown on, the thread runs its grace periods. */
+static void exp_beside_teardown(unsigned int cpu, const char *step, bool up)
+{
+	if (!up && cpu == ebd.cpu && !strcmp(step, "cpu:teardown"))
+		ebd.go = true;
+}
+
+/*
+ * An expedited grace period chooses a CPU while it passes its teardown
+ * (stalled there, interrupts off, after taking its request:
+ * fail.cpu_die_late=CPU:MS:claimed), and the CPU then goes all the way
+ * down before the IPIs are sent (fail.rcu_exp_hold): its idle thread is
+ * released, nothing runs there. Does the grace period end, and the down,
+ * rather than the reschedule of that CPU touching a run queue with no
+ * current thread?
+ */
+static void hotplug_exp_gp_beside_teardown(struct kunit *test)
+{
+	unsigned int cpu = nr_cpu_ids - 1, other;
+	struct task_struct *t;
+	struct cpumask mask;
+	char val[32];
+	int err;
+
+	if (!have_down_cpus(test, 3))
+		return;
+	other = cpumask_first(cpu_online_mask);
+	if (other == raw_smp_processor_id())
+		other = cpumask_next(other, cpu_online_mask);
+	KUNIT_ASSERT_TRUE(test, other < cpu);
+	memset(&ebd, 0, sizeof(ebd));
+	ebd.cpu = cpu;
+	init_completion(&ebd.done);
+	/* The stall is the window in which a grace period chooses it. */
+	snprintf(val, sizeof(val), "%u:300:claimed", cpu);
+	KUNIT_ASSERT_EQ(test, fault_inject("cpu_die_late", val), 0);
+	snprintf(val, sizeof(val), "%u:10000", cpu);
+	KUNIT_ASSERT_EQ(test, fault_inject("rcu_exp_hold", val), 0);
+	t = kthread_create(exp_beside_down_fn, NULL, "exp_beside");
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	kthread_bind(t, other);
+	wake_up_process(t);
+	/* The writer stays off the CPU whose thread holds preemption off. */
+	cpumask_copy(&mask, cpu_possible_mask);
+	cpumask_clear_cpu(other, &mask);
+	set_cpus_allowed(current, &mask);
+	cpuhp_set_step_hook(exp_beside_teardown);
+	err = cpu_down(cpu);
+	cpuhp_set_step_hook(NULL);
+	set_cpus_allowed(current, cpu_possible_mask);
+	fault_clear("cpu_die_late");
+	KUNIT_EXPECT_EQ(test, err, 0);
+	/* The grace period ends once it sent its IPIs: well within 5 s. */
+	KUNIT_EXPECT_TRUE(test, wait_for(completion_done(&ebd.done), 5000000));
+	KUNIT_EXPECT_EQ(test, fault_times("rcu_exp_hold"), 0);
+	ebd.stop = true;
+	fault_clear("rcu_exp_hold");
+	wait_for_completion(&ebd.done);
+	kunit_info(test, "%u expedited grace periods beside the teardown",
+		   ebd.gps);
+	expect_cpu_off(test, cpu);
+	KUNIT_EXPECT_EQ(test, cpu_up(cpu), 0);
+	cpu_up_all();
+}
+
 /*
  * An up fails after bring-up (cpu:online), and the down that undoes it
  * fails too while the CPU still runs (its drain times out). Is the CPU
@@ -781,6 +869,7 @@ static const struct kunit_case hotplug_fault_cases[] = {
 	KUNIT_CASE(hotplug_retry_claimed_by_late_cpu),
 	KUNIT_CASE(hotplug_die_timeout_withdrawn),
 	KUNIT_CASE(hotplug_die_claimed_waited_for),
+	KUNIT_CASE(hotplug_exp_gp_beside_teardown),
 	KUNIT_CASE(hotplug_failed_rollback_turns_up),
 	KUNIT_CASE(hotplug_stopped_cpu_resumes),
 	KUNIT_CASE(hotplug_down_step_fault_bounds),
