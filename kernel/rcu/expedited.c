@@ -158,14 +158,28 @@ static void rcu_exp_handler(void *unused)
 	rcu_urge_qs(this_rdp(), true);
 }
 
-/* The CPUs to wait for: RCU's CPUs, minus the caller and idle ones. */
+/*
+ * The CPUs to wait for: RCU's CPUs, minus the caller and idle ones.
+ *
+ * rcu_state.cpus is read under rcu_state.lock, the lock its writers
+ * (rcu_cpu_starting(), rcu_report_dead()) hold: the critical sections
+ * are then ordered one way or the other. If the arriving CPU's comes
+ * first, this copy sees its bit; if this one comes first, the CPU's
+ * lock acquisition comes after this unlock, and so after the caller's
+ * updates, which its readers then see. Likewise a dying CPU's last
+ * reader precedes the unlock that clears its bit. exp_lock alone orders
+ * nothing with those writers (tools/model/exp_cpus.pml). Lock order:
+ * exp_lock, then rcu_state.lock.
+ */
 static void exp_select_cpus(struct cpumask *targets)
 {
 	unsigned long flags;
 	unsigned int cpu;
 
 	spin_lock_irqsave(&exp_lock, flags);
+	spin_lock(&rcu_state.lock);
 	cpumask_copy(&exp_mask, &rcu_state.cpus);
+	spin_unlock(&rcu_state.lock);
 	cpumask_clear_cpu(smp_processor_id(), &exp_mask);
 	smp_mb(); /* exp_mask before dynticks: paired with rcu_idle_enter() */
 	for_each_cpu (cpu, &exp_mask)
