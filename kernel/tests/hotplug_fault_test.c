@@ -830,6 +830,63 @@ static void hotplug_stopped_cpu_resumes(struct kunit *test)
 }
 
 /*
+ * A down fails every way (the hook re-arms the faults) and stops between
+ * steps: the CPU still runs the kernel but is not online, and its rcuc
+ * thread is parked. A call_rcu() callback was queued there while it was
+ * online, its grace period held (a reader) until the down parked that
+ * thread. Is the callback invoked while the CPU stays stopped, and does
+ * rcu_barrier() wait for it, rather than return with it stranded until
+ * a cpu_up()?
+ */
+static void hotplug_stopped_cpu_callbacks_run(struct kunit *test)
+{
+	static struct barrier_probe p;
+	unsigned int cpu = nr_cpu_ids - 1, other;
+	struct task_struct *t;
+	struct cpumask mask;
+	int err;
+
+	if (!have_down_cpus(test, 2))
+		return;
+	other = cpumask_first(cpu_online_mask);
+	/* Off the reader's CPU while it spins, so as to queue meanwhile. */
+	cpumask_copy(&mask, cpu_possible_mask);
+	cpumask_clear_cpu(other, &mask);
+	set_cpus_allowed(current, &mask);
+	rcu_barrier();
+	p = (struct barrier_probe){.target = cpu, .hold_ns = 200000000ULL};
+	init_completion(&p.reader_done);
+	t = kthread_create(barrier_probe_reader, &p, "bp_reader");
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	kthread_bind(t, other);
+	wake_up_process(t);
+	while (!p.inside)
+		cpu_relax();
+	KUNIT_ASSERT_EQ(
+		test,
+		smp_call_function_single(cpu, barrier_probe_queue, &p, true),
+		0);
+	KUNIT_EXPECT_FALSE(test, completion_done(&p.reader_done));
+	set_cpus_allowed(current, cpu_possible_mask);
+	cpuhp_set_step_hook(fail_every_way);
+	err = cpu_down(cpu);
+	cpuhp_set_step_hook(NULL);
+	fault_clear("up_step");
+	fault_clear("down_step");
+	KUNIT_EXPECT_EQ(test, err, -EIO);
+	KUNIT_EXPECT_EQ(test, cpuhp_phase(cpu), CPUHP_PHASE_STOPPED);
+	KUNIT_EXPECT_FALSE(test, cpu_online(cpu));
+	wait_for_completion(&p.reader_done);
+	rcu_barrier();
+	KUNIT_EXPECT_TRUE(test, smp_load_acquire(&p.ran));
+	/* The up resumes it from where it stopped. */
+	KUNIT_EXPECT_EQ(test, cpu_up(cpu), 0);
+	rcu_barrier(); /* the callback is done with p */
+	KUNIT_EXPECT_TRUE(test, p.ran);
+	expect_cpu_online(test, cpu);
+}
+
+/*
  * fail.down_step refuses the steps below cpu:teardown (they must not
  * fail) and unknown names, and arms the others once.
  */
@@ -872,6 +929,7 @@ static const struct kunit_case hotplug_fault_cases[] = {
 	KUNIT_CASE(hotplug_exp_gp_beside_teardown),
 	KUNIT_CASE(hotplug_failed_rollback_turns_up),
 	KUNIT_CASE(hotplug_stopped_cpu_resumes),
+	KUNIT_CASE(hotplug_stopped_cpu_callbacks_run),
 	KUNIT_CASE(hotplug_down_step_fault_bounds),
 	{},
 };
