@@ -48,7 +48,9 @@
  * Hotplug: a CPU joins rcu_state.cpus when it arrives, so from the next
  * GP on; on its way down it leaves by itself (rcu_report_dead()), after
  * its last read-side section, reporting any QS the current GP still
- * wants from it. Its callbacks move to a surviving CPU after it is gone.
+ * wants from it. From the moment it is no longer online it hands its
+ * callbacks to an online CPU (callbacks.c); what is left moves to a
+ * surviving CPU after it is gone.
  */
 #define pr_fmt(fmt) "rcu: " fmt
 #include <asm/arch_timer.h>
