@@ -3,6 +3,20 @@
  * segments along as grace periods end (next -> wait -> done); a per-CPU
  * thread, rcuc/N, invokes done callbacks with interrupts on, a batch at a
  * time. synchronize_rcu() and rcu_barrier() are built on call_rcu().
+ *
+ * Only an online CPU keeps callbacks. One that is not online may still
+ * run the kernel: going down, coming up, or left between the two when a
+ * down and its way back both failed (CPUHP_PHASE_STOPPED), its rcuc
+ * thread parked. It gives every callback it holds to the orphanage at
+ * its next rcu_advance_cbs() (each call_rcu(), and each tick, which it
+ * keeps while it holds callbacks), and an online CPU adopts them: the
+ * one whose rcuc thread that wakes, any online CPU's tick, a down's
+ * rcu:callbacks step, rcu_barrier(). So no callback waits for a thread
+ * that is parked, and rcu_barrier() need reach online CPUs only, once
+ * the others have handed theirs over. Linux's rcu_barrier() instead
+ * visits every CPU with callbacks; here the callback lists of a CPU
+ * that runs the kernel are its own (IRQs off, no lock), so that CPU
+ * hands them over rather than have another CPU queue onto them.
  */
 #define pr_fmt(fmt) "rcu: " fmt
 #include <kernel/cpu.h>
@@ -44,7 +58,8 @@ static void cblist_add(struct rcu_cblist *l, struct rcu_head *head)
 
 bool rcu_has_cbs(struct rcu_data *rdp)
 {
-	return rdp->done.head || rdp->wait.head || rdp->next.head;
+	return READ_ONCE(rdp->done.head) || READ_ONCE(rdp->wait.head) ||
+	       READ_ONCE(rdp->next.head);
 }
 
 void rcu_wake_cb_thread(struct rcu_data *rdp)
@@ -54,14 +69,60 @@ void rcu_wake_cb_thread(struct rcu_data *rdp)
 }
 
 /*
+ * The orphanage: callbacks given up by CPUs that are not online, until
+ * an online CPU adopts them. done's grace period has ended; next's may
+ * not have, so they get a new one (they only wait longer).
+ */
+static DEFINE_SPINLOCK(orphan_lock);
+static struct rcu_cblist orphan_done, orphan_next; /* orphan_lock */
+static bool orphans; /* the orphanage is not empty: a lockless hint */
+
+/* This CPU is not online: all its callbacks to the orphanage. IRQs off. */
+static void rcu_orphan_cbs(struct rcu_data *rdp)
+{
+	unsigned int adopter;
+
+	if (!rcu_has_cbs(rdp))
+		return;
+	spin_lock(&orphan_lock);
+	cblist_append(&orphan_done, &rdp->done);
+	cblist_append(&orphan_next, &rdp->wait);
+	cblist_append(&orphan_next, &rdp->next);
+	WRITE_ONCE(orphans, true);
+	spin_unlock(&orphan_lock);
+	adopter = cpumask_first(cpu_online_mask);
+	if (adopter < nr_cpu_ids)
+		rcu_wake_cb_thread(&rcu_data[adopter]);
+}
+
+/* This CPU is online: the orphans become its own. IRQs off. */
+static void rcu_adopt_orphans(struct rcu_data *rdp)
+{
+	spin_lock(&orphan_lock);
+	cblist_append(&rdp->done, &orphan_done);
+	cblist_append(&rdp->next, &orphan_next);
+	WRITE_ONCE(orphans, false);
+	spin_unlock(&orphan_lock);
+}
+
+/*
  * Move callbacks whose grace period has ended to done, and give the next
- * ones a grace period when the wait segment is free. This CPU, IRQs off.
+ * ones a grace period when the wait segment is free; on a CPU that is not
+ * online, give them all up instead, and on one that is, adopt what others
+ * gave up. This CPU, IRQs off.
  */
 void rcu_advance_cbs(struct rcu_data *rdp)
 {
-	/* Paired with the store-release in rcu_gp_end(). */
-	long completed = smp_load_acquire(&rcu_state.gp_completed);
+	long completed;
 
+	if (unlikely(!cpu_online(smp_processor_id()))) {
+		rcu_orphan_cbs(rdp);
+		return;
+	}
+	if (unlikely(READ_ONCE(orphans)))
+		rcu_adopt_orphans(rdp);
+	/* Paired with the store-release in rcu_gp_end(). */
+	completed = smp_load_acquire(&rcu_state.gp_completed);
 	if (rdp->wait.head && completed - rdp->wait_gp >= 0)
 		cblist_append(&rdp->done, &rdp->wait);
 	if (!rdp->wait.head && rdp->next.head) {
@@ -107,14 +168,17 @@ static struct rcu_head *take_batch(struct rcu_data *rdp, long *n)
 	return first;
 }
 
+/* Work for rdp's thread: its done callbacks, or orphans to adopt. */
 static bool has_done(struct rcu_data *rdp)
 {
-	return READ_ONCE(rdp->done.head) != NULL;
+	return READ_ONCE(rdp->done.head) != NULL ||
+	       (READ_ONCE(orphans) && cpu_online(rdp - rcu_data));
 }
 
 static int rcu_cb_thread(void *arg)
 {
 	struct rcu_data *rdp = arg;
+	unsigned long flags;
 
 	for (;;) {
 		struct rcu_head *head;
@@ -124,6 +188,12 @@ static int rcu_cb_thread(void *arg)
 		if (kthread_should_park()) {
 			kthread_parkme(); /* its CPU is going away */
 			continue;
+		}
+		if (READ_ONCE(orphans)) {
+			local_irq_save(flags);
+			if (rdp == this_rdp()) /* bound: it runs on its CPU */
+				rcu_advance_cbs(rdp);
+			local_irq_restore(flags);
 		}
 		while ((head = take_batch(rdp, &n))) {
 			while (head) {
@@ -175,6 +245,8 @@ void rcu_callbacks_init(void)
 		rcu_cblist_init(&rdp->next);
 		init_waitqueue_head(&rdp->kthread_wq);
 	}
+	rcu_cblist_init(&orphan_done);
+	rcu_cblist_init(&orphan_next);
 }
 
 u64 rcu_cbs_queued(unsigned int cpu)
@@ -189,7 +261,9 @@ u64 rcu_cbs_invoked(unsigned int cpu)
 
 /*
  * A dead CPU's callbacks go to the calling CPU: all to the next segment,
- * which is safe (they only wait longer). IRQs on; cpu no longer runs.
+ * which is safe (they only wait longer), with any orphans if the calling
+ * CPU is online (else they go on to the orphanage). IRQs on; cpu no
+ * longer runs.
  */
 void rcutree_migrate_callbacks(unsigned int cpu)
 {
@@ -271,21 +345,53 @@ static void barrier_report(void)
 	}
 }
 
+/* On an online CPU, by IPI (IRQs off): adopt the orphans. */
+static void barrier_adopt(void *unused)
+{
+	rcu_advance_cbs(this_rdp());
+}
+
+/*
+ * Every callback queued before now on a CPU that is not online, onto an
+ * online CPU's lists. Such a CPU runs the kernel (the down of one that
+ * left it moved its callbacks) and ticks while it holds callbacks, each
+ * tick giving them up: wait for that, then have an online CPU adopt the
+ * orphanage. Hotplug held off, so the CPUs stay as they are.
+ */
+static void barrier_gather_orphans(void)
+{
+	u64 warn = jiffies + msecs_to_jiffies(BARRIER_WARN_MS);
+	unsigned int cpu;
+
+	for_each_possible_cpu (cpu) {
+		while (!cpu_online(cpu) && rcu_has_cbs(&rcu_data[cpu])) {
+			if (warn && jiffies > warn) {
+				pr_warn("rcu_barrier: CPU%u, not online, still "
+					"holds callbacks after %d ms\n",
+					cpu, BARRIER_WARN_MS);
+				warn = 0;
+			}
+			msleep(1);
+		}
+	}
+	if (READ_ONCE(orphans))
+		smp_call_function_single(cpumask_first(cpu_online_mask),
+					 barrier_adopt, NULL, true);
+}
+
 /*
  * Wait for every callback queued before the call. Hotplug is held off
- * throughout: on_each_cpu() reaches only online CPUs, and a CPU whose
- * online bit is clear keeps its callbacks until the rcu:callbacks step of
- * its down moves them, behind a barrier callback already queued there.
- * With no down or up in progress, every CPU with callbacks is online
- * (but one left unconfirmed off by a failed down: its callbacks wait for
- * the cpu_up() that finishes that down). No caller holds the hotplug
- * mutex or runs from a hotplug step, and none of those waits for a
- * barrier, so this cannot deadlock.
+ * throughout: on_each_cpu() reaches only online CPUs, so the callbacks of
+ * the others are gathered onto online CPUs first (a CPU going down when
+ * the barrier began finished its down first, and its rcu:callbacks step
+ * moved them). No caller holds the hotplug mutex or runs from a hotplug
+ * step, and none of those waits for a barrier, so this cannot deadlock.
  */
 void rcu_barrier(void)
 {
 	cpu_maps_update_begin();
 	mutex_lock(&barrier_mutex);
+	barrier_gather_orphans();
 	init_completion(&barrier_done);
 	/* One extra count, dropped below, so no CPU completes it early. */
 	barrier_pending = 1;

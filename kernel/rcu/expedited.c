@@ -24,7 +24,10 @@
  * fail.rcu_exp= (or a test) injects what this guards against: the caller
  * moved onto a chosen CPU at its first preemption point after the choice
  * (migrate), one chosen CPU never sent its IPI (miss_ipi), the first IPI
- * request failing to allocate (no_csd).
+ * request failing to allocate (no_csd). fail.rcu_exp_hold= widens the
+ * gap between the choice and the IPIs until a chosen CPU that was going
+ * down is all the way off: its run queue then has no current thread,
+ * which resched_cpu() must leave alone.
  */
 #define pr_fmt(fmt) "rcu: " fmt
 #include <kernel/cpu.h>
@@ -93,6 +96,33 @@ DEFINE_FAULT(rcu_exp, rcu_exp_fields, 3, FAULT_FOREVER, rcu_exp_armed,
 	     "caller moves onto a CPU it waits for), miss_ipi (one CPU gets "
 	     "no IPI), no_csd (the first IPI request fails to allocate)");
 
+/*
+ * fail.rcu_exp_hold=CPU:MS: an expedited GP that chose CPU while it was
+ * no longer online (its down under way) waits, preemption off, between
+ * the choice and the IPIs, until that down has ended or MS ms passed:
+ * the CPU goes all the way down inside that window, on purpose.
+ */
+static const struct fault_field rcu_exp_hold_fields[] = {
+	FAULT_FIELD_CPU, {"MS", FAULT_NUM, .min = 1, .max = 60000}, {}};
+DEFINE_FAULT(rcu_exp_hold, rcu_exp_hold_fields, 1, 1, NULL,
+	     "the next expedited grace period that chooses CPU while it goes "
+	     "down waits, before its IPIs, until that down has ended (at most "
+	     "MS ms, 1-60000); once");
+
+static void exp_hold(const struct cpumask *targets)
+{
+	unsigned int cpu = fault_arg(&fault_rcu_exp_hold, 0);
+	u64 end;
+
+	if (!cpumask_test_cpu(cpu, targets) || cpu_online(cpu) ||
+	    !should_fail(&fault_rcu_exp_hold))
+		return;
+	end = ktime_get_ns() + fault_arg(&fault_rcu_exp_hold, 1) * 1000000ULL;
+	while (cpuhp_phase(cpu) == CPUHP_PHASE_GOING_DOWN &&
+	       ktime_get_ns() < end)
+		cpu_relax();
+}
+
 /* Racy peek; the report double-checks under exp_lock. */
 bool rcu_exp_waits_on(unsigned int cpu)
 {
@@ -128,14 +158,28 @@ static void rcu_exp_handler(void *unused)
 	rcu_urge_qs(this_rdp(), true);
 }
 
-/* The CPUs to wait for: RCU's CPUs, minus the caller and idle ones. */
+/*
+ * The CPUs to wait for: RCU's CPUs, minus the caller and idle ones.
+ *
+ * rcu_state.cpus is read under rcu_state.lock, the lock its writers
+ * (rcu_cpu_starting(), rcu_report_dead()) hold: the critical sections
+ * are then ordered one way or the other. If the arriving CPU's comes
+ * first, this copy sees its bit; if this one comes first, the CPU's
+ * lock acquisition comes after this unlock, and so after the caller's
+ * updates, which its readers then see. Likewise a dying CPU's last
+ * reader precedes the unlock that clears its bit. exp_lock alone orders
+ * nothing with those writers (tools/model/exp_cpus.pml). Lock order:
+ * exp_lock, then rcu_state.lock.
+ */
 static void exp_select_cpus(struct cpumask *targets)
 {
 	unsigned long flags;
 	unsigned int cpu;
 
 	spin_lock_irqsave(&exp_lock, flags);
+	spin_lock(&rcu_state.lock);
 	cpumask_copy(&exp_mask, &rcu_state.cpus);
+	spin_unlock(&rcu_state.lock);
 	cpumask_clear_cpu(smp_processor_id(), &exp_mask);
 	smp_mb(); /* exp_mask before dynticks: paired with rcu_idle_enter() */
 	for_each_cpu (cpu, &exp_mask)
@@ -179,7 +223,8 @@ static void exp_inject(unsigned int fault, struct cpumask *targets,
  * IPI each target; none is lost for want of memory. A target no longer
  * online (going down, RCU still waits on it) gets no call: its running
  * thread is asked to reschedule instead, whose next preempt_enable()
- * switches and reports, or whose tick does. Preemption off.
+ * switches and reports, or whose tick does. One that reported already
+ * (it may be off by now) is left alone. Preemption off.
  */
 static void exp_send_ipis(const struct cpumask *targets)
 {
@@ -187,7 +232,7 @@ static void exp_send_ipis(const struct cpumask *targets)
 	unsigned int cpu;
 
 	for_each_cpu (cpu, targets)
-		if (!cpu_online(cpu))
+		if (!cpu_online(cpu) && rcu_exp_waits_on(cpu))
 			resched_cpu(cpu);
 	if (!smp_call_function_many(targets, rcu_exp_handler, NULL, false,
 				    &missed))
@@ -217,6 +262,8 @@ void synchronize_rcu_expedited(void)
 	exp_select_cpus(&targets);
 	if (unlikely(fault))
 		exp_inject(fault, &targets, &saved);
+	if (unlikely(fault_armed(&fault_rcu_exp_hold)))
+		exp_hold(&targets);
 	exp_send_ipis(&targets);
 	if (unlikely(fault & EXP_FAULT_NO_CSD))
 		current->fail_nth = 0; /* if no request used it up */

@@ -55,7 +55,8 @@ struct rcu_state {
 	u64 gp_start_ns;
 
 	/* CPUs RCU waits on: set when a CPU arrives (rcu_cpu_starting()),
-	 * cleared by the CPU itself at the very end of its way down. */
+	 * cleared by the CPU itself at the very end of its way down, and
+	 * read (a new GP, an expedited GP's targets) under this lock only. */
 	struct cpumask cpus;
 
 	/* Stall detection. */

@@ -48,7 +48,9 @@
  * Hotplug: a CPU joins rcu_state.cpus when it arrives, so from the next
  * GP on; on its way down it leaves by itself (rcu_report_dead()), after
  * its last read-side section, reporting any QS the current GP still
- * wants from it. Its callbacks move to a surviving CPU after it is gone.
+ * wants from it. From the moment it is no longer online it hands its
+ * callbacks to an online CPU (callbacks.c); what is left moves to a
+ * surviving CPU after it is gone.
  */
 #define pr_fmt(fmt) "rcu: " fmt
 #include <asm/arch_timer.h>
@@ -439,7 +441,12 @@ bool rcu_needs_cpu(void)
 	return rcu_has_cbs(rdp) || rcu_owes_qs(smp_processor_id());
 }
 
-/* A CPU arrives (on itself, IRQs off): RCU waits on it from the next GP. */
+/*
+ * A CPU arrives (on itself, IRQs off): RCU waits on it from the next GP,
+ * normal or expedited. Both read rcu_state.cpus under rcu_state.lock
+ * (rcu_gp_start(), exp_select_cpus()): the lock orders this bit against
+ * them, and this CPU's readers after the unlock against their updaters.
+ */
 void rcu_cpu_starting(unsigned int cpu)
 {
 	struct rcu_data *rdp = (&rcu_data[cpu]);
@@ -455,7 +462,9 @@ void rcu_cpu_starting(unsigned int cpu)
 
 /*
  * The dying CPU, after its last read-side section: RCU stops waiting on
- * it, and the current GP gets its QS if it still wanted one.
+ * it, and the current GP gets its QS if it still wanted one. A GP whose
+ * choice under rcu_state.lock comes after this unlock leaves the CPU
+ * out, and its readers were done before the unlock.
  */
 void rcu_report_dead(unsigned int cpu)
 {

@@ -75,13 +75,21 @@ static void resched_curr(struct rq *rq)
 		smp_send_reschedule(rq->cpu);
 }
 
+/*
+ * Make cpu reschedule soon, if a thread runs there at all. Linux checks
+ * cpu_online() here; this kernel clears the online bit first in a down,
+ * and the drain and an expedited grace period still reschedule the CPU
+ * after that. A CPU whose down has passed sched:idle has no current
+ * thread (idle_thread_release(), under rq->lock): nothing to do.
+ */
 void resched_cpu(unsigned int cpu)
 {
 	struct rq *rq = cpu_rq(cpu);
 	unsigned long flags;
 
 	spin_lock_irqsave(&rq->lock, flags);
-	resched_curr(rq);
+	if (rq->curr)
+		resched_curr(rq);
 	spin_unlock_irqrestore(&rq->lock, flags);
 }
 

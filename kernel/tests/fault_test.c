@@ -47,6 +47,7 @@ static const struct grammar_case cases[] = {
 	 "migrate,no_csd",
 	 FAULT_FOREVER,
 	 {"migrate,bogus", "", ",", "migrate:1"}},
+	{"rcu_exp_hold", "1:500", 1, {"1", "1:0", "1:60001", "1:5:5"}},
 	{"call_ipi", "7", 7, {"0", "1001", "forever", "x"}},
 	{"sched_drain", "2", 2, {"0", "101", "-1", "2:2"}},
 	{"irq_affinity", "10", 1, {"0", "10001", "ms", "1:1"}},

@@ -677,6 +677,117 @@ static void hotplug_die_claimed_waited_for(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cpu_up(cpu), 0);
 }
 
+/* An expedited grace period run beside a down, from its teardown on. */
+struct exp_beside_down {
+	unsigned int cpu; /* the CPU going down */
+	char hold[32]; /* fail.rcu_exp_hold's value */
+	volatile bool go, stop;
+	unsigned int gps; /* expedited grace periods it ran */
+	struct completion done;
+};
+
+static struct exp_beside_down ebd;
+
+static int exp_beside_down_fn(void *arg)
+{
+	while (!ebd.stop) {
+		if (!READ_ONCE(ebd.go)) {
+			cpu_relax();
+			continue;
+		}
+		synchronize_rcu_expedited();
+		ebd.gps++;
+	}
+	complete(&ebd.done);
+	return 0;
+}
+
+/*
+ * The hook, at cpu:teardown: arm the hold and start the grace periods.
+ * Not before: the down's own rcu:sync would meet the hold, and wait for
+ * the end of the very down it is part of.
+ */
+static void exp_beside_teardown(unsigned int cpu, const char *step, bool up)
+{
+	if (up || cpu != ebd.cpu || strcmp(step, "cpu:teardown"))
+		return;
+	fault_inject("rcu_exp_hold", ebd.hold);
+	WRITE_ONCE(ebd.go, true);
+}
+
+#define EXP_BESIDE_TRIES 3
+
+/*
+ * An expedited grace period chooses a CPU while it passes its teardown
+ * (stalled there, interrupts off, after taking its request:
+ * fail.cpu_die_late=CPU:MS:claimed), and the CPU then goes all the way
+ * down before the IPIs are sent (fail.rcu_exp_hold): its idle thread is
+ * released, nothing runs there. Does the grace period end, and the down,
+ * rather than the reschedule of that CPU touching a run queue with no
+ * current thread? Once the hold is armed, only the thread runs expedited
+ * grace periods, so the hold used up says one chose the CPU. A host that
+ * does not run the thread during the whole stall makes no race: the down
+ * is tried again, a few times.
+ */
+static void hotplug_exp_gp_beside_teardown(struct kunit *test)
+{
+	unsigned int cpu = nr_cpu_ids - 1, other, tries = 0;
+	struct task_struct *t;
+	struct cpumask mask;
+	bool raced = false;
+	char val[32];
+	int err;
+
+	if (!have_down_cpus(test, 3))
+		return;
+	other = cpumask_first(cpu_online_mask);
+	if (other == raw_smp_processor_id())
+		other = cpumask_next(other, cpu_online_mask);
+	KUNIT_ASSERT_TRUE(test, other < cpu);
+	memset(&ebd, 0, sizeof(ebd));
+	ebd.cpu = cpu;
+	snprintf(ebd.hold, sizeof(ebd.hold), "%u:10000", cpu);
+	init_completion(&ebd.done);
+	t = kthread_create(exp_beside_down_fn, NULL, "exp_beside");
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	kthread_bind(t, other);
+	wake_up_process(t);
+	/* The writer stays off the CPU whose thread holds preemption off. */
+	cpumask_copy(&mask, cpu_possible_mask);
+	cpumask_clear_cpu(other, &mask);
+	set_cpus_allowed(current, &mask);
+	cpuhp_set_step_hook(exp_beside_teardown);
+	while (!raced && tries++ < EXP_BESIDE_TRIES) {
+		/* The stall is the window in which a grace period chooses
+		 * the CPU; the hold keeps it until the down has ended. */
+		snprintf(val, sizeof(val), "%u:300:claimed", cpu);
+		KUNIT_ASSERT_EQ(test, fault_inject("cpu_die_late", val), 0);
+		err = cpu_down(cpu);
+		WRITE_ONCE(ebd.go, false);
+		fault_clear("cpu_die_late");
+		KUNIT_EXPECT_EQ(test, err, 0);
+		raced = !err && !fault_times("rcu_exp_hold");
+		fault_clear("rcu_exp_hold");
+		if (raced || err)
+			break;
+		kunit_info(test, "try %u: no grace period chose CPU%u", tries,
+			   cpu);
+		KUNIT_EXPECT_EQ(test, cpu_up(cpu), 0);
+	}
+	cpuhp_set_step_hook(NULL);
+	set_cpus_allowed(current, cpu_possible_mask);
+	KUNIT_EXPECT_TRUE(test, raced);
+	/* The held one ends once it sent its IPIs: well within 5 s. */
+	ebd.stop = true;
+	KUNIT_EXPECT_TRUE(test, wait_for(completion_done(&ebd.done), 5000000));
+	wait_for_completion(&ebd.done);
+	kunit_info(test, "%u expedited grace periods beside the teardown",
+		   ebd.gps);
+	expect_cpu_off(test, cpu);
+	KUNIT_EXPECT_EQ(test, cpu_up(cpu), 0);
+	cpu_up_all();
+}
+
 /*
  * An up fails after bring-up (cpu:online), and the down that undoes it
  * fails too while the CPU still runs (its drain times out). Is the CPU
@@ -739,6 +850,63 @@ static void hotplug_stopped_cpu_resumes(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, cpu_answers(cpu));
 	KUNIT_EXPECT_EQ(test, cpu_down(cpu), 0);
 	KUNIT_EXPECT_EQ(test, cpu_up(cpu), 0);
+}
+
+/*
+ * A down fails every way (the hook re-arms the faults) and stops between
+ * steps: the CPU still runs the kernel but is not online, and its rcuc
+ * thread is parked. A call_rcu() callback was queued there while it was
+ * online, its grace period held (a reader) until the down parked that
+ * thread. Is the callback invoked while the CPU stays stopped, and does
+ * rcu_barrier() wait for it, rather than return with it stranded until
+ * a cpu_up()?
+ */
+static void hotplug_stopped_cpu_callbacks_run(struct kunit *test)
+{
+	static struct barrier_probe p;
+	unsigned int cpu = nr_cpu_ids - 1, other;
+	struct task_struct *t;
+	struct cpumask mask;
+	int err;
+
+	if (!have_down_cpus(test, 2))
+		return;
+	other = cpumask_first(cpu_online_mask);
+	/* Off the reader's CPU while it spins, so as to queue meanwhile. */
+	cpumask_copy(&mask, cpu_possible_mask);
+	cpumask_clear_cpu(other, &mask);
+	set_cpus_allowed(current, &mask);
+	rcu_barrier();
+	p = (struct barrier_probe){.target = cpu, .hold_ns = 200000000ULL};
+	init_completion(&p.reader_done);
+	t = kthread_create(barrier_probe_reader, &p, "bp_reader");
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	kthread_bind(t, other);
+	wake_up_process(t);
+	while (!p.inside)
+		cpu_relax();
+	KUNIT_ASSERT_EQ(
+		test,
+		smp_call_function_single(cpu, barrier_probe_queue, &p, true),
+		0);
+	KUNIT_EXPECT_FALSE(test, completion_done(&p.reader_done));
+	set_cpus_allowed(current, cpu_possible_mask);
+	cpuhp_set_step_hook(fail_every_way);
+	err = cpu_down(cpu);
+	cpuhp_set_step_hook(NULL);
+	fault_clear("up_step");
+	fault_clear("down_step");
+	KUNIT_EXPECT_EQ(test, err, -EIO);
+	KUNIT_EXPECT_EQ(test, cpuhp_phase(cpu), CPUHP_PHASE_STOPPED);
+	KUNIT_EXPECT_FALSE(test, cpu_online(cpu));
+	wait_for_completion(&p.reader_done);
+	rcu_barrier();
+	KUNIT_EXPECT_TRUE(test, smp_load_acquire(&p.ran));
+	/* The up resumes it from where it stopped. */
+	KUNIT_EXPECT_EQ(test, cpu_up(cpu), 0);
+	rcu_barrier(); /* the callback is done with p */
+	KUNIT_EXPECT_TRUE(test, p.ran);
+	expect_cpu_online(test, cpu);
 }
 
 /*
@@ -808,8 +976,10 @@ static const struct kunit_case hotplug_fault_cases[] = {
 	KUNIT_CASE(hotplug_retry_claimed_by_late_cpu),
 	KUNIT_CASE(hotplug_die_timeout_withdrawn),
 	KUNIT_CASE(hotplug_die_claimed_waited_for),
+	KUNIT_CASE(hotplug_exp_gp_beside_teardown),
 	KUNIT_CASE(hotplug_failed_rollback_turns_up),
 	KUNIT_CASE(hotplug_stopped_cpu_resumes),
+	KUNIT_CASE(hotplug_stopped_cpu_callbacks_run),
 	KUNIT_CASE(hotplug_down_step_fault_bounds),
 	KUNIT_CASE(hotplug_park_failure_refuses_down),
 	{},

@@ -482,6 +482,7 @@ static const struct chaos_event chaos_events[] = {
 	{"sched_drain", "1", false},
 	{"rcu_exp", "miss_ipi", false},
 	{"sync_read", "%u:300", false}, /* a reader across a design switch */
+	{"rcu_exp_hold", "%u:500", false}, /* an expedited GP across a down */
 	{"kthread_park", "1", false},
 };
 

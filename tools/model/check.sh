@@ -32,6 +32,10 @@
 #  21 model_gp_weak_gp_start_mutant       NO_MB_GP_START must fail
 #  22 model_gp_weak_idle_exit_mutant      NO_MB_IDLE_EXIT must fail
 #  23 model_gp_weak_qsmask_mutant         NO_RELEASE_QSMASK must fail
+# and tools/model/exp_cpus.pml (an expedited GP's CPUs; weak memory):
+#  24 model_exp_cpus                      read under rcu_state.lock
+#  25 model_exp_cpus_exp_lock_mutant      EXP_LOCK_ONLY (the old code)
+#                                         must fail
 # Prints KTAP version 1; exits 0 only if all pass. Runs from any
 # directory; works in build/model/ under the repository root.
 set -u
@@ -78,7 +82,7 @@ diag() {
 
 fails=0
 echo "KTAP version 1"
-echo "1..23"
+echo "1..25"
 
 # The real model must pass: no error, and the whole depth searched.
 expect_clean() { # N NAME
@@ -182,5 +186,12 @@ mutant_rejected 20 gp_weak_call_rcu_mutant -DNO_MB_CALL_RCU "$weak"
 mutant_rejected 21 gp_weak_gp_start_mutant -DNO_MB_GP_START "$weak"
 mutant_rejected 22 gp_weak_idle_exit_mutant -DNO_MB_IDLE_EXIT "$weak"
 mutant_rejected 23 gp_weak_qsmask_mutant -DNO_RELEASE_QSMASK "$weak"
+
+# 24-25: an expedited GP's choice of CPUs against a CPU that arrives.
+exp=$here/exp_cpus.pml
+run exp_cpus "" "-DSAFETY" "" "$exp"
+diag exp_cpus
+expect_clean 24 model_exp_cpus
+mutant_rejected 25 exp_cpus_exp_lock_mutant -DEXP_LOCK_ONLY "$exp"
 
 [ "$fails" = 0 ]
