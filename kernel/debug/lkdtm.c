@@ -16,6 +16,7 @@
 #include <kernel/sched.h>
 #include <kernel/task.h>
 #include <kernel/time.h>
+#include <kernel/ubsan.h>
 #include <kernel/wait.h>
 #include <string.h>
 
@@ -157,6 +158,50 @@ static noinline void fault_percpu_preemptible(void)
 		       "unreported\n");
 }
 
+/*
+ * The sanitizers' triggers (make SANITIZE=1): each does one bug that its
+ * detector must report, and the boot goes on. On a build without that
+ * detector nothing is done, and lkdtm says so.
+ */
+static noinline void ubsan_shift(void)
+{
+	volatile int by = 40;
+	int one = 1;
+
+	pr_info("1 << %d = %d\n", by, one << by);
+}
+
+static const struct {
+	const char *name;
+	void (*fn)(void);
+	const char *detector;
+	bool (*built)(void);
+	unsigned long (*reports)(void);
+} reports[] = {
+	{"ubsan_shift", ubsan_shift, "UBSAN", ubsan_built, ubsan_reports},
+};
+
+/* The trigger's detector must have printed a report for it. */
+static void run_report(unsigned int i)
+{
+	unsigned long before;
+
+	if (!reports[i].built()) {
+		pr_err("'%s': %s is not built: make SANITIZE=1 builds it\n",
+		       reports[i].name, reports[i].detector);
+		return;
+	}
+	pr_info("injecting '%s'\n", reports[i].name);
+	before = reports[i].reports();
+	reports[i].fn();
+	if (reports[i].reports() == before)
+		pr_err("'%s' did not fault: %s did not report it\n",
+		       reports[i].name, reports[i].detector);
+	else
+		pr_info("'%s': %lu %s report(s)\n", reports[i].name,
+			reports[i].reports() - before, reports[i].detector);
+}
+
 /* Faults that must not return, and what should have stopped each. */
 static const struct {
 	const char *name;
@@ -176,8 +221,8 @@ static const struct {
 static char lkdtm_word[32];
 param_string("lkdtm", lkdtm_word,
 	     "rodata|text|exec|null|undef|stack|overflow|rcu_yield|panic|"
-	     "hang|stall|percpu_preemptible: crash or hang on purpose, to see "
-	     "the report");
+	     "hang|stall|percpu_preemptible|ubsan_shift: crash or hang on "
+	     "purpose, or trip a sanitizer, to see the report");
 
 void lkdtm_boot(void)
 {
@@ -196,6 +241,12 @@ void lkdtm_run(const char *what)
 		       faults[i].guard);
 		return;
 	}
+	for (unsigned int i = 0; i < ARRAY_SIZE(reports); i++) {
+		if (!strcmp(what, reports[i].name)) {
+			run_report(i);
+			return;
+		}
+	}
 	if (!strcmp(what, "panic"))
 		panic("deliberate panic (lkdtm=panic)");
 	if (!strcmp(what, "hang"))
@@ -207,6 +258,6 @@ void lkdtm_run(const char *what)
 	else
 		pr_err("unknown fault '%s' (rodata text exec null undef stack "
 		       "overflow rcu_yield panic hang stall "
-		       "percpu_preemptible)\n",
+		       "percpu_preemptible ubsan_shift)\n",
 		       what);
 }
