@@ -47,14 +47,24 @@ san-y :=
 nosan-y :=
 ifeq ($(SANITIZE),1)
 B := build/sanitize
+# KASAN: every load and store calls the runtime (kernel/debug/kasan.c),
+# which keeps one shadow byte per 8 bytes at KASAN_SHADOW_START
+# (include/asm/memory.h: the offset is that start minus PAGE_OFFSET / 8).
+# Stack frames and globals carry no redzones.
+OPT += -DCONFIG_KASAN
+SAN_CFLAGS += -fsanitize=kernel-address \
+	-fasan-shadow-offset=0xe000000000000000 \
+	--param asan-instrumentation-with-call-threshold=0 \
+	--param asan-stack=0 --param asan-globals=0
 # UBSAN: the checks that mean something in a kernel, with the handlers of
 # kernel/debug/ubsan.c; each reports and the code goes on.
 OPT += -DCONFIG_UBSAN
 SAN_CFLAGS += -fsanitize=shift,integer-divide-by-zero,unreachable,vla-bound \
 	-fsanitize=null,signed-integer-overflow,bounds,alignment,object-size \
 	-fsanitize=bool,enum,builtin,nonnull-attribute,returns-nonnull-attribute
-san-y += kernel/debug/ubsan.o
-nosan-y += arch/arm64/early_mmu.o kernel/debug/ubsan.o
+san-y += kernel/debug/kasan.o kernel/debug/ubsan.o
+nosan-y += arch/arm64/early_mmu.o kernel/debug/kasan.o kernel/debug/ubsan.o \
+	kernel/mm/kmalloc.o
 endif
 GDB_PORT ?= 1234
 
@@ -131,8 +141,8 @@ help:
 	@echo "make test       boot the test matrix and run host tests"
 	@echo "make lean       also build without tests, benchmarks and experiments"
 	@echo "                (TESTS=0 BENCH=0, build/lean/Image); both sizes"
-	@echo "make sanitize   also build the sanitizing kernel (SANITIZE=1: UBSAN;"
-	@echo "                build/sanitize/Image); both sizes"
+	@echo "make sanitize   also build the sanitizing kernel (SANITIZE=1: KASAN,"
+	@echo "                UBSAN; build/sanitize/Image); both sizes"
 	@echo "make test-scale GICv3 with 64, 256 and 512 CPUs: boot, SMP and hotplug"
 	@echo "make power-stats  the strategies over POWER_BOOTS shuffled boots with an"
 	@echo "                A/A control: medians and interquartile ranges"

@@ -6,6 +6,7 @@
 #include <kernel/board.h>
 #include <kernel/cpu.h>
 #include <kernel/cpu_ops.h>
+#include <kernel/kasan.h>
 #include <kernel/kunit.h>
 #include <kernel/mm.h>
 #include <kernel/percpu.h>
@@ -203,6 +204,20 @@ static inline void expect_cpu_off(struct kunit *test, unsigned int cpu)
 	if (psci_checkable())
 		KUNIT_EXPECT_EQ(test, psci_affinity_info(cpu_logical_map(cpu)),
 				PSCI_AFFINITY_OFF);
+}
+
+/*
+ * On the sanitizing build, KASAN's quarantine holds freed memory back
+ * (kernel/debug/kasan.c): counts of free pages and the reuse of a freed
+ * object are no longer the allocator's alone. Such a case skips there
+ * (true), saying why; the normal build runs it.
+ */
+static inline bool skip_under_kasan(struct kunit *test)
+{
+	if (!kasan_built())
+		return false;
+	kunit_skip(test, "KASAN's quarantine holds freed memory back");
+	return true;
 }
 
 #endif
