@@ -36,6 +36,36 @@ endif
 ifeq ($(BENCH),1)
 OPT += -DCONFIG_BENCH
 endif
+# SANITIZE=1: the sanitizing build (docs/reliability.md), in build/sanitize/
+# unless B= says otherwise; `make sanitize` makes it beside the normal one.
+# Each detector is a CONFIG_ word in OPT, its compiler flags in SAN_CFLAGS
+# and its runtime in san-y. The objects in nosan-y are built without
+# SAN_CFLAGS: they run with the MMU off, or are a detector's runtime.
+SANITIZE ?= 0
+SAN_CFLAGS :=
+san-y :=
+nosan-y :=
+ifeq ($(SANITIZE),1)
+B := build/sanitize
+# KASAN: every load and store calls the runtime (kernel/debug/kasan.c),
+# which keeps one shadow byte per 8 bytes at KASAN_SHADOW_START
+# (include/asm/memory.h: the offset is that start minus PAGE_OFFSET / 8).
+# Stack frames and globals carry no redzones.
+OPT += -DCONFIG_KASAN
+SAN_CFLAGS += -fsanitize=kernel-address \
+	-fasan-shadow-offset=0xe000000000000000 \
+	--param asan-instrumentation-with-call-threshold=0 \
+	--param asan-stack=0 --param asan-globals=0
+# UBSAN: the checks that mean something in a kernel, with the handlers of
+# kernel/debug/ubsan.c; each reports and the code goes on.
+OPT += -DCONFIG_UBSAN
+SAN_CFLAGS += -fsanitize=shift,integer-divide-by-zero,unreachable,vla-bound \
+	-fsanitize=null,signed-integer-overflow,bounds,alignment,object-size \
+	-fsanitize=bool,enum,builtin,nonnull-attribute,returns-nonnull-attribute
+san-y += kernel/debug/kasan.o kernel/debug/ubsan.o
+nosan-y += arch/arm64/early_mmu.o kernel/debug/kasan.o kernel/debug/ubsan.o \
+	kernel/mm/kmalloc.o
+endif
 GDB_PORT ?= 1234
 
 CFLAGS := -std=gnu11 $(OPT) -g -Wall -Wextra -Werror -Wno-unused-parameter \
@@ -100,9 +130,9 @@ bench-y :=
 endif
 OBJS := $(addprefix $(B)/,$(arch-y) $(kernel-y) $(time-y) $(mm-y) $(sched-y) \
 	$(rcu-y) $(hotplug-y) $(trace-y) $(governor-y) $(debug-y) $(lib-y) \
-	$(drivers-y) $(tests-y) $(bench-y))
+	$(drivers-y) $(tests-y) $(bench-y) $(san-y))
 
-.PHONY: all lean run test tfa-virt host-test board-test sdcard model sweep stress torture fuzz power power-stats bench bench-scale bench-linux trace test-scale nr-cpus-cost clean help setup gdb FORCE
+.PHONY: all lean sanitize run test tfa-virt host-test board-test sdcard model sweep stress torture fuzz power power-stats bench bench-scale bench-linux trace test-scale nr-cpus-cost clean help setup gdb FORCE
 all: $(B)/Image $(B)/kernel.elf
 
 help:
@@ -112,6 +142,8 @@ help:
 	@echo "make test       boot the test matrix and run host tests"
 	@echo "make lean       also build without tests, benchmarks and experiments"
 	@echo "                (TESTS=0 BENCH=0, build/lean/Image); both sizes"
+	@echo "make sanitize   also build the sanitizing kernel (SANITIZE=1: KASAN,"
+	@echo "                UBSAN; build/sanitize/Image); both sizes"
 	@echo "make test-scale GICv3 with 64, 256 and 512 CPUs: boot, SMP and hotplug"
 	@echo "make power-stats  the strategies over POWER_BOOTS shuffled boots with an"
 	@echo "                A/A control: medians and interquartile ranges"
@@ -171,12 +203,13 @@ GENERATED := $(B)/include/libfdt.h $(B)/gcc-include
 
 $(B)/.opt: FORCE
 	@mkdir -p $(B)
-	@echo '$(OPT)' | cmp -s - $@ || echo '$(OPT)' > $@
+	@echo '$(OPT) $(SAN_CFLAGS)' | cmp -s - $@ || echo '$(OPT) $(SAN_CFLAGS)' > $@
 
 $(B)/%.o: %.c Makefile $(B)/.opt | $(GENERATED)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
-	@$(CC) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
+	@$(CC) $(CFLAGS) $(SAN_CFLAGS) $(DEPFLAGS) -c $< -o $@
+$(addprefix $(B)/,$(nosan-y)): SAN_CFLAGS :=
 
 # Runs with the MMU off: Device memory faults on unaligned accesses.
 $(B)/arch/arm64/early_mmu.o: CFLAGS += -mstrict-align -fno-stack-protector
@@ -216,7 +249,7 @@ $(B)/Image: $(B)/kernel.elf
 run: $(B)/Image
 	./qemu.sh --smp 4 --append "policy=rqdepth demo"
 
-test: $(B)/Image $(B)/lean/Image tfa-virt
+test: $(B)/Image $(B)/lean/Image $(B)/sanitize/Image tfa-virt
 	python3 tests/run.py
 
 # TF-A for QEMU virt (qemu.sh --machine virt --firmware tfa), built once
@@ -230,6 +263,12 @@ lean: $(B)/lean/Image $(B)/Image
 	@ls -l $(B)/Image $(B)/lean/Image | awk '{ print $$5, $$NF }'
 $(B)/lean/Image: FORCE
 	@$(MAKE) --no-print-directory B=$(B)/lean TESTS=0 BENCH=0 all
+
+# The sanitizing build (SANITIZE=1) beside the normal one.
+sanitize: $(B)/sanitize/Image
+	@ls -l $(B)/Image $(B)/sanitize/Image 2>/dev/null | awk '{ print $$5, $$NF }'
+$(B)/sanitize/Image: FORCE
+	@$(MAKE) --no-print-directory B=$(B)/sanitize SANITIZE=1 all
 
 # GICv3 at scale: 64 CPUs (boot, SMP and hotplug suites) and 256 CPUs (boot,
 # hotplug cycles from the shell). Minutes per boot under TCG.

@@ -24,6 +24,7 @@
 #include <kernel/fault.h>
 #include <kernel/governor.h>
 #include <kernel/irq.h>
+#include <kernel/kasan.h>
 #include <kernel/kunit.h>
 #include <kernel/lkdtm.h>
 #include <kernel/mm.h>
@@ -100,6 +101,7 @@ static void memory_init(void)
 	for (int i = 0; i < board.nr_reserved; i++)
 		memblock_reserve(board.reserved[i].base,
 				 board.reserved[i].size);
+	kasan_init(); /* its shadow from memblock, before the rest is free */
 	mm_init();
 }
 

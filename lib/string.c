@@ -6,6 +6,9 @@
  * fill loops when the pointers allow aligned word accesses. Nothing here makes
  * an unaligned access, because the kernel may run with alignment checking on
  * (SCTLR_EL1.A) or with the MMU off, where all memory is Device memory.
+ *
+ * Under KASAN (make SANITIZE=1) memcpy(), memmove() and memset() check
+ * their whole ranges once on entry, and their loops go unchecked.
  */
 #include <lib/kernel.h>
 #include <lib/types.h>
@@ -13,12 +16,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef CONFIG_KASAN
+#include <kernel/kasan.h>
+#else /* also the host tests' build, under their own ASan */
+#define __no_sanitize_address
+#define kasan_check_read(p, size, ip) ((void)0)
+#define kasan_check_write(p, size, ip) ((void)0)
+#endif
+
 /*
  * GCC recognises copy and fill loops and turns them into calls to memcpy and
  * memset, which here would be calls to the function itself, forever.
  */
 #define __no_libcall_loops \
 	__attribute__((optimize("no-tree-loop-distribute-patterns")))
+/* The copy and fill loops: checked by range, on entry (KASAN). */
+#define __bulk __no_libcall_loops __no_sanitize_address
 
 /* A word that may alias anything, for the word-at-a-time loops. */
 typedef unsigned long __attribute__((may_alias)) word_t;
@@ -28,7 +41,7 @@ typedef unsigned long __attribute__((may_alias)) word_t;
 /* Both pointers sit at the same offset in a word: copying can align both. */
 #define SAME_PHASE(a, b) WORD_ALIGNED((uintptr_t)(a) ^ (uintptr_t)(b))
 
-static __no_libcall_loops void copy_forward(u8 *d, const u8 *s, size_t n)
+static __bulk void copy_forward(u8 *d, const u8 *s, size_t n)
 {
 	if (SAME_PHASE(d, s)) {
 		for (; n && !WORD_ALIGNED(d); n--)
@@ -44,7 +57,7 @@ static __no_libcall_loops void copy_forward(u8 *d, const u8 *s, size_t n)
 }
 
 /* Copy from the end down, for a destination that overlaps the source's end. */
-static __no_libcall_loops void copy_backward(u8 *d, const u8 *s, size_t n)
+static __bulk void copy_backward(u8 *d, const u8 *s, size_t n)
 {
 	d += n;
 	s += n;
@@ -61,16 +74,20 @@ static __no_libcall_loops void copy_backward(u8 *d, const u8 *s, size_t n)
 		*--d = *--s;
 }
 
-__no_libcall_loops void *memcpy(void *dst, const void *src, size_t n)
+__bulk void *memcpy(void *dst, const void *src, size_t n)
 {
+	kasan_check_read(src, n, (unsigned long)__builtin_return_address(0));
+	kasan_check_write(dst, n, (unsigned long)__builtin_return_address(0));
 	copy_forward(dst, src, n);
 	return dst;
 }
 
-__no_libcall_loops void *memmove(void *dst, const void *src, size_t n)
+__bulk void *memmove(void *dst, const void *src, size_t n)
 {
 	uintptr_t d = (uintptr_t)dst, s = (uintptr_t)src;
 
+	kasan_check_read(src, n, (unsigned long)__builtin_return_address(0));
+	kasan_check_write(dst, n, (unsigned long)__builtin_return_address(0));
 	/* Copying forward is safe unless dst starts inside [src, src + n). */
 	if (d - s >= n)
 		copy_forward(dst, src, n);
@@ -79,12 +96,13 @@ __no_libcall_loops void *memmove(void *dst, const void *src, size_t n)
 	return dst;
 }
 
-__no_libcall_loops void *memset(void *s, int c, size_t n)
+__bulk void *memset(void *s, int c, size_t n)
 {
 	u8 *p = s;
 	/* c's low byte in every byte of a word. */
 	word_t pattern = (u8)c * (~0UL / 0xff);
 
+	kasan_check_write(s, n, (unsigned long)__builtin_return_address(0));
 	for (; n && !WORD_ALIGNED(p); n--)
 		*p++ = (u8)c;
 	for (; n >= WORD_SIZE; n -= WORD_SIZE) {

@@ -10,6 +10,7 @@ passed or failed test in the final `N passed, N failed` line:
     that came online), PSCI conduit (smc with --el2, hvc otherwise);
   - each regex of `expect` (somewhere in the output), of `expect_in_order`
     (one after the other, same line allowed) and of `forbid` (nowhere);
+  - no sanitizer report (SANITIZER_FORBID), unless sanitizer_report=True;
   - how the run ends: "poweroff" (QEMU exits 0 by itself: PSCI SYSTEM_OFF)
     or "halt" (the kernel prints `System halted`; the harness stops QEMU);
   - for a boot with a `script` (the monitor shell): each Step's wait, and
@@ -95,6 +96,9 @@ class Boot:
     # Add DEBUG_WORDS to the command line and fail on their reports
     # (DEBUG_FORBID); a boot that tests a report itself says False.
     debug: bool = True
+    # Provokes a sanitizer's report on purpose: SANITIZER_FORBID, which
+    # fails every other boot, does not apply.
+    sanitizer_report: bool = False
 
 
 TRUNCATED_DTB_BYTES = 200
@@ -109,6 +113,12 @@ HOTPLUG = "hotplug,hotplug_fault,hotplug_readers"
 # whose command line comes from a DTB file (shim_dtb a path) cannot get them.
 DEBUG_WORDS = "debug_preempt"
 DEBUG_FORBID = (r"BUG: using \w+\(\) in preemptible",)
+
+# A report of the sanitizing build's detectors (make SANITIZE=1,
+# kernel/debug/kasan.c, ubsan.c): it fails any boot, of any build, that
+# does not provoke it on purpose (Boot.sanitizer_report).
+SANITIZER_FORBID = (r"^BUG: KASAN: ", r"^UBSAN: ")
+SANITIZE_IMAGE = "build/sanitize/Image"
 
 
 def kernel_cmdline(boot):
@@ -308,6 +318,16 @@ def shell_fuzz_script(seed=2013, chunks=24, size=160):
     )
 
 
+def sanitizer_boot(what, kind, *expect_in_order):
+    """lkdtm=WHAT on the sanitizing build, 2 CPUs: its detector reports
+    it (KIND: the report's first line) and the boot goes on."""
+    return Boot(f"sanitize-lkdtm-{what}", ["--image", SANITIZE_IMAGE, "--smp", "2"],
+                append=f"lkdtm={what} poweroff", ktap=False, sanitizer_report=True,
+                expect=(rf"^lkdtm: '{what}': 1 (KASAN|UBSAN) report\(s\)$",),
+                expect_in_order=(kind, *expect_in_order),
+                forbid=(r"did not fault", r"Kernel panic", r"is not built"))
+
+
 def fault_boot(what, *expect, expect_in_order=()):
     """lkdtm=WHAT on 2 CPUs: it must fault, with a panic report matching
     expect, then power off; never "did not fault"."""
@@ -438,6 +458,69 @@ BOOTS = [
          nr_cpus=4096,
          expect=(r"\bBrought up 4 of 4 CPUs$",
                  r"^Memory: \d+ KiB free after boot, .*\(4 CPUs, NR_CPUS 4096\)$")),
+    # The sanitizing build (make SANITIZE=1: KASAN, UBSAN) over every suite
+    # on GICv2, GICv3 and raspi3b: no report (SANITIZER_FORBID fails any).
+    Boot("sanitize-virt-gicv2-smp4",
+         ["--image", SANITIZE_IMAGE, "--smp", "4"],
+         append="test=all poweroff", timeout=420,
+         expect=(r"^KASAN: shadow for 2 range\(s\), quarantine \d+ KiB$",
+                 r"\bBrought up 4 of 4 CPUs$")),
+    Boot("sanitize-virt-gicv3-smp4",
+         ["--image", SANITIZE_IMAGE, "--gic", "3", "--smp", "4"],
+         append="test=all poweroff", timeout=420,
+         expect=(r"\bBrought up 4 of 4 CPUs$",)),
+    Boot("sanitize-raspi3b",
+         ["--image", SANITIZE_IMAGE, "--machine", "raspi3b"],
+         append="test=all poweroff", timeout=600,
+         expect=(r"\bBrought up 4 of 4 CPUs$",)),
+    # Each detector's lkdtm trigger: the report as Linux prints it, with
+    # the stacks of the access, the allocation and the free.
+    sanitizer_boot("ubsan_shift",
+                   r"^UBSAN: shift-out-of-bounds in kernel/debug/lkdtm\.c:\d+:\d+$",
+                   r"^shift exponent 40 is too large for 32-bit type 'int'$",
+                   r"^Call trace:$", r"^\s+ubsan_shift\+0x", r"^\s+lkdtm_run\+0x"),
+    sanitizer_boot("kasan_uaf",
+                   r"^BUG: KASAN: slab-use-after-free in kasan_uaf\+0x[0-9a-f]+/0x[0-9a-f]+$",
+                   r"^Read of size 4 at addr ffffff80[0-9a-f]{8} by task init/1$",
+                   r"^Call trace:$", r"^\s+kasan_uaf\+0x",
+                   r"^Allocated by task 1:$", r"^\s+kasan_uaf\+0x",
+                   r"^Freed by task 1:$", r"^\s+kfree\+0x", r"^\s+kasan_uaf\+0x",
+                   r"^The buggy address is located 12 bytes inside of$",
+                   r"^ freed \d+-byte region \[",
+                   r"^Memory state around the buggy address:$", r"^>ffffff80"),
+    sanitizer_boot("kasan_oob",
+                   r"^BUG: KASAN: slab-out-of-bounds in kasan_oob\+0x[0-9a-f]+/0x[0-9a-f]+$",
+                   r"^Write of size 4 at addr ffffff80[0-9a-f]{8} by task init/1$",
+                   r"^Allocated by task 1:$",
+                   r"^The buggy address is located 0 bytes to the right of$",
+                   r"^ allocated 20-byte region \["),
+    # A per-CPU pointer kept past its CPU's down reads the freed area; the
+    # report names where the area was allocated (the CPU's up) and freed
+    # (its down).
+    sanitizer_boot("kasan_percpu_uaf",
+                   r"^BUG: KASAN: slab-use-after-free in kasan_percpu_uaf\+0x",
+                   r"^Read of size 4 at addr ffffff80[0-9a-f]{8} by task init/1$",
+                   r"^Allocated by task \d+:$", r"^\s+percpu_area_alloc\+0x",
+                   r"^\s+cpu_up\+0x",
+                   r"^Freed by task 1:$", r"^\s+kfree\+0x", r"^\s+percpu_down\+0x",
+                   r"^\s+cpu_down\+0x", r"^\s+kasan_percpu_uaf\+0x"),
+    # A pointer into the stack of a thread that exited: KASAN's stack
+    # quarantine keeps the stack mapped, poisoned, with its two stacks.
+    sanitizer_boot("kasan_stack_uaf",
+                   r"^BUG: KASAN: use-after-free in kasan_stack_uaf\+0x",
+                   r"^Read of size 4 at addr ffffffe0[0-9a-f]{8} by task init/1$",
+                   r"^Allocated by task 1:$", r"^\s+kthread_create\+0x",
+                   r"^Freed by task \d+:$", r"^\s+thread_stack_free\+0x",
+                   r"^\s+release_task\+0x",
+                   r"^The buggy address belongs to the thread stack "
+                   r"\[ffffffe0[0-9a-f]{8}, ffffffe0[0-9a-f]{8}\), freed$"),
+    # The normal build has no detectors: a trigger says so, never passes.
+    Boot("sanitize-not-built",
+         ["--smp", "2"],
+         append="lkdtm=kasan_uaf poweroff",
+         ktap=False,
+         expect=(r"^lkdtm: 'kasan_uaf': KASAN is not built: make SANITIZE=1 builds it$",),
+         forbid=(r"injecting", r"Kernel panic")),
     # The scheduler's pack mode (kernel/sched/pack.c): its own suite, and
     # the scheduler's and hotplug's suites, which must pass in either mode.
     Boot("virt-smp4-pack",

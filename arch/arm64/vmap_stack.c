@@ -22,6 +22,7 @@
 #include <asm/vmap_stack.h>
 #include <kernel/cpu.h>
 #include <kernel/cpu_array.h>
+#include <kernel/kasan.h>
 #include <kernel/mm.h>
 #include <kernel/panic.h>
 #include <kernel/percpu.h>
@@ -97,6 +98,7 @@ void *vmap_stack_alloc(void)
 		free_pages(pages, get_order(THREAD_SIZE));
 		return NULL;
 	}
+	kasan_stack_alloc((void *)slot_stack(slot));
 	return (void *)slot_stack(slot);
 }
 
@@ -112,6 +114,7 @@ void vmap_stack_free(void *stack)
 			   (va & (STACK_SLOT_SIZE - 1)) != THREAD_SIZE || !pte,
 		   "vmap_stack_free(%p): not a vmap stack", stack);
 	pages = __va(*pte & PTE_ADDR_MASK);
+	kasan_stack_free(stack); /* stays poisoned while unmapped */
 	unmap_range(va, THREAD_SIZE);
 	free_pages(pages, get_order(THREAD_SIZE));
 	slot_put((va - VMAP_START) / STACK_SLOT_SIZE);
@@ -166,14 +169,22 @@ void *thread_stack_alloc(void)
 	if (!stack && READ_ONCE(slots_used) >= nr_slots)
 		for (unsigned int cpu = 0; !stack && cpu < nr_cpu_ids; cpu++)
 			stack = cache_take(cpu);
-	return stack ?: vmap_stack_alloc();
+	if (!stack)
+		return vmap_stack_alloc();
+	kasan_stack_alloc(stack);
+	return stack;
 }
 
 /* Any context: release_task() runs it on the CPU the thread died on. */
 void thread_stack_free(void *stack)
 {
-	struct cached_stacks *c = &cached_stacks[raw_smp_processor_id()];
+	struct cached_stacks *c;
 
+	kasan_stack_free(stack); /* poisoned while cached, until reused */
+	stack = kasan_stack_quarantine_put(stack); /* KASAN: a later one */
+	if (!stack)
+		return;
+	c = &cached_stacks[raw_smp_processor_id()];
 	for (int i = 0; i < NR_CACHED_STACKS; i++) {
 		void *none = NULL;
 
@@ -191,6 +202,10 @@ unsigned int thread_stack_cache_drain(void)
 	unsigned int n = 0;
 	void *stack;
 
+	while ((stack = kasan_stack_quarantine_take())) {
+		vmap_stack_free(stack);
+		n++;
+	}
 	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)
 		while ((stack = cache_take(cpu))) {
 			vmap_stack_free(stack);
@@ -234,6 +249,7 @@ void vmap_stack_init(void)
 		panic("no memory for the stack slots' map");
 	if (map_tables(VMAP_START, VMAP_STACK_END - VMAP_START))
 		panic("no memory for the stack area's page tables");
+	kasan_init_stack_area(VMAP_START, VMAP_STACK_END);
 	unmap_range((u64)boot_stack_guard, THREAD_SIZE);
 	*(u64 *)boot_stack = STACK_END_MAGIC;
 	for_each_possible_cpu (cpu) {

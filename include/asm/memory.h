@@ -9,6 +9,8 @@
  *   0xffffffd000000000  fixmap: the device tree blob, read-only
  *   0xffffffd040000000  ioremap: MMIO, Device-nGnRE
  *   0xffffffe000000000  vmap: kernel stacks, each above an unmapped guard
+ *   0xfffffff000000000  KASAN shadow (make SANITIZE=1): a byte per 8 bytes
+ *                       of everything above PAGE_OFFSET, mapped where used
  */
 #ifndef ASM_MEMORY_H
 #define ASM_MEMORY_H
@@ -28,6 +30,11 @@
 #define IOREMAP_END 0xffffffd080000000UL
 #define VMAP_START 0xffffffe000000000UL
 #define VMAP_END 0xfffffff000000000UL
+#define KASAN_SHADOW_START 0xfffffff000000000UL
+#define KASAN_SHADOW_SCALE_SHIFT 3
+/* shadow(addr) = addr / 8 + offset: the Makefile's -fasan-shadow-offset. */
+#define KASAN_SHADOW_OFFSET \
+	(KASAN_SHADOW_START - (PAGE_OFFSET >> KASAN_SHADOW_SCALE_SHIFT))
 
 /* Kernel stacks: 16 KiB, in slots of twice that (arch/arm64/vmap_stack.c). */
 #define THREAD_SHIFT 14

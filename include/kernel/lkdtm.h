@@ -5,7 +5,10 @@
 /*
  * lkdtm=WHAT: run the crash WHAT (rodata, text, exec, null, undef, stack,
  * overflow, rcu_yield, panic, hang, stall, percpu_preemptible). Returns
- * only if the guard that should have stopped it did not, saying so.
+ * only if the guard that should have stopped it did not, saying so. Or
+ * trip a sanitizer (ubsan_shift, kasan_uaf, kasan_oob, kasan_percpu_uaf,
+ * kasan_stack_uaf): it returns, saying how many reports it printed, or
+ * that the detector is not built.
  */
 void lkdtm_run(const char *what);
 /* At boot: lkdtm=, if given. A build without tests (TESTS=0) has none. */

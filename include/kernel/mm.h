@@ -7,6 +7,7 @@
 #define KERNEL_MM_H
 
 #include <asm/memory.h>
+#include <kernel/kasan.h>
 #include <lib/list.h>
 #include <lib/types.h>
 
@@ -20,6 +21,9 @@ struct page {
 	u8 flags;
 	u8 order; /* buddy: free block order; head: alloc order */
 	u8 slab_class;
+#ifdef CONFIG_KASAN
+	struct kasan_alloc_meta kasan; /* the block's last alloc and free */
+#endif
 };
 
 #define PG_reserved (1 << 0) /* never given to the allocator */
@@ -54,12 +58,20 @@ bool should_fail_alloc(void);
 void *__get_free_pages(unsigned int order);
 void free_pages(void *addr, unsigned int order);
 void *get_zeroed_page(void);
+/*
+ * Frees that give the memory back at once, to the page allocator and to
+ * the slab lists: KASAN's quarantine calls them when a block leaves it.
+ */
+void free_pages_direct(void *addr, unsigned int order);
+void kfree_direct(const void *p);
 unsigned int get_order(u64 size);
 
 void *kmalloc(size_t size);
 void *kzalloc(size_t size);
 void *kcalloc(size_t n, size_t size);
 void kfree(const void *p);
+/* The bytes of p's slot: under KASAN, those past the request are its
+ * redzone, not to be used. */
 size_t ksize(const void *p);
 
 /*

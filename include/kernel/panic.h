@@ -11,6 +11,9 @@ __noreturn __printf(1, 2) void panic(const char *fmt, ...);
 /* Print regs (if any), a backtrace and panic: for fatal exceptions. */
 __noreturn void die(const char *msg, struct pt_regs *regs);
 void dump_stack(void);
+/* "Call trace:" and the frames from the record at fp on, pc first (the
+ * faulting instruction if pc_exact, else a return address). */
+void dump_backtrace(u64 fp, u64 pc, bool pc_exact);
 void show_regs(struct pt_regs *regs);
 void warn_slowpath(const char *file, int line, const char *cond);
 

@@ -7,7 +7,10 @@
  * injection): include/kernel/fault.h.
  */
 #define pr_fmt(fmt) "lkdtm: " fmt
+#include <kernel/cpu.h>
+#include <kernel/kasan.h>
 #include <kernel/lkdtm.h>
+#include <kernel/mm.h>
 #include <kernel/params.h>
 #include <kernel/panic.h>
 #include <kernel/percpu.h>
@@ -16,6 +19,7 @@
 #include <kernel/sched.h>
 #include <kernel/task.h>
 #include <kernel/time.h>
+#include <kernel/ubsan.h>
 #include <kernel/wait.h>
 #include <string.h>
 
@@ -157,6 +161,143 @@ static noinline void fault_percpu_preemptible(void)
 		       "unreported\n");
 }
 
+/*
+ * The sanitizers' triggers (make SANITIZE=1): each does one bug that its
+ * detector must report, and the boot goes on. On a build without that
+ * detector nothing is done, and lkdtm says so.
+ */
+static noinline void ubsan_shift(void)
+{
+	volatile int by = 40;
+	int one = 1;
+
+	pr_info("1 << %d = %d\n", by, one << by);
+}
+
+/* Read a kmalloc object after kfree(): still in KASAN's quarantine. */
+static noinline void kasan_uaf(void)
+{
+	int *p = kmalloc(8 * sizeof(int));
+
+	if (!p)
+		return;
+	p[3] = 42;
+	kfree(p);
+	pr_info("read %d after kfree()\n", READ_ONCE(p[3]));
+}
+
+/* Write one int past the end of a 20-byte kmalloc object. */
+static noinline void kasan_oob(void)
+{
+	int *p = kmalloc(5 * sizeof(int));
+
+	if (!p)
+		return;
+	WRITE_ONCE(p[*(volatile int *)launder(&(int){5})], 7);
+	kfree(p);
+}
+
+/*
+ * A pointer into a CPU's per-CPU area, taken while the CPU was online,
+ * used after the CPU went down and its area was freed: the bug a reader
+ * racing a run-time design switch had.
+ */
+static noinline void kasan_percpu_uaf(void)
+{
+	unsigned int cpu = nr_cpu_ids - 1, *number;
+	int err;
+
+	if (!cpu || !cpu_online(cpu)) {
+		pr_err("'kasan_percpu_uaf' needs a second CPU online\n");
+		return;
+	}
+	rcu_read_lock();
+	number = per_cpu_ptr(&cpu_number, cpu);
+	rcu_read_unlock();
+	err = cpu_down(cpu);
+	if (err) {
+		pr_err("cpu_down(%u) failed: %d\n", cpu, err);
+		return;
+	}
+	pr_info("CPU%u's cpu_number after its down: %u\n", cpu,
+		READ_ONCE(*number));
+	cpu_up(cpu);
+}
+
+/*
+ * A pointer into a thread's stack, used after the thread exited and its
+ * stack was freed (KASAN's stack quarantine keeps it mapped).
+ */
+static struct completion stack_published;
+static volatile int *stack_local;
+
+static int stack_uaf_thread(void *unused)
+{
+	volatile int local = 42;
+
+	stack_local = &local;
+	complete(&stack_published);
+	return local;
+}
+
+static noinline void kasan_stack_uaf(void)
+{
+	unsigned int threads = nr_threads();
+	u64 deadline = jiffies + msecs_to_jiffies(10000);
+
+	init_completion(&stack_published);
+	if (!kthread_run(stack_uaf_thread, NULL, "stack_uaf")) {
+		pr_err("no thread for 'kasan_stack_uaf'\n");
+		return;
+	}
+	wait_for_completion(&stack_published);
+	while (nr_threads() > threads && jiffies < deadline)
+		msleep(1);
+	rcu_barrier(); /* the thread's memory is freed after a grace period */
+	if (nr_threads() > threads) {
+		pr_err("the 'kasan_stack_uaf' thread did not exit\n");
+		return;
+	}
+	pr_info("read %d from an exited thread's stack\n", *stack_local);
+}
+
+static const struct {
+	const char *name;
+	void (*fn)(void);
+	const char *detector;
+	bool (*built)(void);
+	unsigned long (*reports)(void);
+} reports[] = {
+	{"ubsan_shift", ubsan_shift, "UBSAN", ubsan_built, ubsan_reports},
+	{"kasan_uaf", kasan_uaf, "KASAN", kasan_built, kasan_reports},
+	{"kasan_oob", kasan_oob, "KASAN", kasan_built, kasan_reports},
+	{"kasan_percpu_uaf", kasan_percpu_uaf, "KASAN", kasan_built,
+	 kasan_reports},
+	{"kasan_stack_uaf", kasan_stack_uaf, "KASAN", kasan_built,
+	 kasan_reports},
+};
+
+/* The trigger's detector must have printed a report for it. */
+static void run_report(unsigned int i)
+{
+	unsigned long before;
+
+	if (!reports[i].built()) {
+		pr_err("'%s': %s is not built: make SANITIZE=1 builds it\n",
+		       reports[i].name, reports[i].detector);
+		return;
+	}
+	pr_info("injecting '%s'\n", reports[i].name);
+	before = reports[i].reports();
+	reports[i].fn();
+	if (reports[i].reports() == before)
+		pr_err("'%s' did not fault: %s did not report it\n",
+		       reports[i].name, reports[i].detector);
+	else
+		pr_info("'%s': %lu %s report(s)\n", reports[i].name,
+			reports[i].reports() - before, reports[i].detector);
+}
+
 /* Faults that must not return, and what should have stopped each. */
 static const struct {
 	const char *name;
@@ -176,8 +317,9 @@ static const struct {
 static char lkdtm_word[32];
 param_string("lkdtm", lkdtm_word,
 	     "rodata|text|exec|null|undef|stack|overflow|rcu_yield|panic|"
-	     "hang|stall|percpu_preemptible: crash or hang on purpose, to see "
-	     "the report");
+	     "hang|stall|percpu_preemptible|ubsan_shift|kasan_uaf|kasan_oob|"
+	     "kasan_percpu_uaf|kasan_stack_uaf: crash or hang on "
+	     "purpose, or trip a sanitizer, to see the report");
 
 void lkdtm_boot(void)
 {
@@ -196,6 +338,12 @@ void lkdtm_run(const char *what)
 		       faults[i].guard);
 		return;
 	}
+	for (unsigned int i = 0; i < ARRAY_SIZE(reports); i++) {
+		if (!strcmp(what, reports[i].name)) {
+			run_report(i);
+			return;
+		}
+	}
 	if (!strcmp(what, "panic"))
 		panic("deliberate panic (lkdtm=panic)");
 	if (!strcmp(what, "hang"))
@@ -207,6 +355,7 @@ void lkdtm_run(const char *what)
 	else
 		pr_err("unknown fault '%s' (rodata text exec null undef stack "
 		       "overflow rcu_yield panic hang stall "
-		       "percpu_preemptible)\n",
+		       "percpu_preemptible ubsan_shift kasan_uaf kasan_oob "
+		       "kasan_percpu_uaf kasan_stack_uaf)\n",
 		       what);
 }

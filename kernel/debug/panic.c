@@ -45,7 +45,7 @@ static bool trace_one(void *cookie, u64 pc)
 	return true;
 }
 
-static void show_trace(u64 fp, u64 pc, bool pc_exact)
+void dump_backtrace(u64 fp, u64 pc, bool pc_exact)
 {
 	pr_emerg("Call trace:\n");
 	walk_stackframe(fp, pc, trace_one, &pc_exact);
@@ -57,7 +57,7 @@ void dump_stack(void)
 	u64 *frame = __builtin_frame_address(0);
 
 	pr_emerg("CPU: %u\n", raw_smp_processor_id());
-	show_trace(frame[0], frame[1], false);
+	dump_backtrace(frame[0], frame[1], false);
 }
 
 void show_regs(struct pt_regs *regs)
@@ -121,7 +121,7 @@ void die(const char *msg, struct pt_regs *regs)
 		 (unsigned long long)regs->esr);
 	pr_emerg("CPU: %u\n", raw_smp_processor_id());
 	show_regs(regs);
-	show_trace(regs->regs[29], regs->pc, true);
+	dump_backtrace(regs->regs[29], regs->pc, true);
 	pr_emerg("Kernel panic - not syncing: %s: Fatal exception\n", msg);
 	panic_finish(msg);
 }

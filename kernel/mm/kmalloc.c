@@ -15,6 +15,7 @@
  */
 #define pr_fmt(fmt) "kmalloc: " fmt
 #include <asm/vmap_stack.h>
+#include <kernel/kasan.h>
 #include <kernel/mm.h>
 #include <kernel/panic.h>
 #include <kernel/printk.h>
@@ -64,6 +65,7 @@ static struct page *new_slab(unsigned int c)
 	page->slab_class = c;
 	page->freelist = base;
 	page->inuse = 0;
+	kasan_poison_slab(base);
 	return page;
 }
 
@@ -155,15 +157,23 @@ void slab_free_bulk(unsigned int c, void *const *objs, unsigned int n)
 	}
 }
 
+/* Under KASAN each object is followed by a redzone (kasan_kmalloc_size()). */
 void *kmalloc(size_t size)
 {
+	size_t want = kasan_kmalloc_size(size);
+	unsigned int c;
+
 	if (!size || should_fail_alloc())
 		return NULL;
-	if (size <= class_size(NR_CLASSES - 1))
-		return kmalloc_cache_alloc(size_class(size));
-	if (size > (PAGE_SIZE << (MAX_ORDER - 1)))
+	if (want <= class_size(NR_CLASSES - 1)) {
+		c = size_class(want);
+		return kasan_kmalloc(kmalloc_cache_alloc(c), size,
+				     class_size(c), true);
+	}
+	if (want > (PAGE_SIZE << (MAX_ORDER - 1)))
 		return NULL;
-	return __get_free_pages(get_order(size));
+	return kasan_kmalloc(__get_free_pages(get_order(want)), size,
+			     PAGE_SIZE << get_order(want), false);
 }
 
 void *kzalloc(size_t size)
@@ -209,13 +219,29 @@ void kfree(const void *p)
 	if (!p)
 		return;
 	page = object_page(p);
-	if (page->flags & PG_slab) {
+	if (page->flags & PG_slab)
 		BUG_ON_MSG(((u64)p & (class_size(page->slab_class) - 1)),
 			   "kfree(%p): not the start of an object", p);
+	if (kasan_kfree(p, ksize(p), page->flags & PG_slab))
+		return; /* in KASAN's quarantine: kfree_direct() later */
+	if (page->flags & PG_slab)
 		kmalloc_cache_free(page->slab_class, (void *)p);
-	} else {
-		free_pages((void *)p, page->order);
-	}
+	else
+		free_pages_direct((void *)p, page->order);
+}
+
+/*
+ * What leaves KASAN's quarantine goes straight to the slab lists, not
+ * to this CPU's cache: it is then free at once, whichever CPU drains it.
+ */
+void kfree_direct(const void *p)
+{
+	struct page *page = object_page(p);
+
+	if (page->flags & PG_slab)
+		slab_free_bulk(page->slab_class, (void *const *)&p, 1);
+	else
+		free_pages_direct((void *)p, page->order);
 }
 
 /*
@@ -228,6 +254,8 @@ void mem_get_stats(struct mem_stats *st)
 {
 	unsigned long flags;
 
+	/* KASAN: what waits in its quarantine counts as freed (no-op else). */
+	kasan_quarantine_flush();
 	page_alloc_stats(st);
 	spin_lock_irqsave(&kmalloc_lock, flags);
 	kmalloc_cache_totals(&st->kmalloc_cached_objects,

@@ -28,6 +28,7 @@
  */
 #include <kernel/cpu.h>
 #include <kernel/cpu_array.h>
+#include <kernel/kasan.h>
 #include <kernel/mm.h>
 #include <kernel/percpu.h>
 #include <kernel/printk.h>
@@ -202,6 +203,7 @@ void kmalloc_drain_caches(void)
 {
 	unsigned int cpu;
 
+	kasan_quarantine_flush(); /* its objects into the caches first */
 	for_each_online_cpu (cpu)
 		smp_call_function_single(cpu, drain_this_cpu, NULL, true);
 }

@@ -10,6 +10,7 @@
  */
 #define pr_fmt(fmt) "mm: " fmt
 #include <kernel/current.h>
+#include <kernel/kasan.h>
 #include <kernel/mm.h>
 #include <kernel/preempt.h>
 #include <kernel/task.h>
@@ -124,13 +125,15 @@ void *__get_free_pages(unsigned int order)
 		nr_free_pages -= 1UL << order;
 	}
 	spin_unlock_irqrestore(&page_alloc_lock, flags);
-	return page ? page_to_virt(page) : NULL;
+	if (!page)
+		return NULL;
+	kasan_alloc_pages(page_to_virt(page), order);
+	return page_to_virt(page);
 }
 
 void free_pages(void *addr, unsigned int order)
 {
 	struct page *page = virt_to_page(addr);
-	unsigned long flags;
 
 	if (!addr)
 		return;
@@ -140,8 +143,16 @@ void free_pages(void *addr, unsigned int order)
 		   "free_pages(%p, %u): not allocated at that order (flags %#x "
 		   "order %u)",
 		   addr, order, page->flags, page->order);
+	if (!kasan_free_pages(addr, order))
+		free_pages_direct(addr, order);
+}
+
+void free_pages_direct(void *addr, unsigned int order)
+{
+	unsigned long flags;
+
 	spin_lock_irqsave(&page_alloc_lock, flags);
-	__free_block(page, order);
+	__free_block(virt_to_page(addr), order);
 	spin_unlock_irqrestore(&page_alloc_lock, flags);
 }
 
@@ -160,6 +171,7 @@ static void free_range(phys_addr_t start, phys_addr_t end)
 	u64 pfn = start >> PAGE_SHIFT, last = end >> PAGE_SHIFT;
 
 	nr_managed_pages += last - pfn;
+	kasan_poison_free_pages(__va(start), end - start);
 	while (pfn < last) {
 		unsigned int order = 0;
 

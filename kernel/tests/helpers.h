@@ -6,6 +6,7 @@
 #include <kernel/board.h>
 #include <kernel/cpu.h>
 #include <kernel/cpu_ops.h>
+#include <kernel/kasan.h>
 #include <kernel/kunit.h>
 #include <kernel/mm.h>
 #include <kernel/percpu.h>
@@ -278,6 +279,20 @@ static inline void park_pack_stop(struct park_pack *pp)
 	wake_up(&pp->wq);
 	for (unsigned int i = 0; i < pp->n; i++)
 		wait_for_completion(&pp->exited);
+}
+
+/*
+ * On the sanitizing build, KASAN's quarantine holds freed memory back
+ * (kernel/debug/kasan.c): counts of free pages and the reuse of a freed
+ * object are no longer the allocator's alone. Such a case skips there
+ * (true), saying why; the normal build runs it.
+ */
+static inline bool skip_under_kasan(struct kunit *test)
+{
+	if (!kasan_built())
+		return false;
+	kunit_skip(test, "KASAN's quarantine holds freed memory back");
+	return true;
 }
 
 #endif

@@ -165,7 +165,13 @@ static void hotplug_unconfirmed_off_kept(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cpuhp_phase(cpu), CPUHP_PHASE_ONLINE);
 	rcu_barrier();
 	mem_get_stats_drained(&after);
-	KUNIT_EXPECT_EQ(test, after.free_pages, before.free_pages);
+	/*
+	 * Under KASAN a freed object is not the next one handed out (its
+	 * quarantine), so the live objects may sit on fewer slab pages
+	 * after: the objects count, not the pages.
+	 */
+	if (!kasan_built())
+		KUNIT_EXPECT_EQ(test, after.free_pages, before.free_pages);
 	KUNIT_EXPECT_EQ(test, after.kmalloc_objects, before.kmalloc_objects);
 }
 

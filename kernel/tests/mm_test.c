@@ -123,6 +123,8 @@ static void page_alloc_buddies_merge(struct kunit *test)
 	struct chain whole, pages;
 	u64 largest;
 
+	if (skip_under_kasan(test))
+		return;
 	take_all(&whole, MAX_ORDER - 1);
 	largest = whole.blocks[MAX_ORDER - 1];
 	give_back(&whole);
@@ -236,6 +238,8 @@ static void kmalloc_cache_keeps_freed(struct kunit *test)
 	unsigned int cpu;
 	void *p, *q;
 
+	if (skip_under_kasan(test))
+		return;
 	local_irq_save(flags); /* this CPU's cache, nobody else's */
 	cpu = smp_processor_id();
 	p = kmalloc(100);
@@ -350,6 +354,8 @@ static void kmalloc_cache_given_back_on_down(struct kunit *test)
 	struct mem_stats on, back;
 	struct task_struct *t;
 
+	if (skip_under_kasan(test))
+		return;
 	if (!have_down_cpus(test, 2))
 		return;
 	rcu_barrier();
@@ -389,6 +395,8 @@ static void kmalloc_cache_drain_all(struct kunit *test)
 	struct mem_stats before, after;
 	unsigned int cpu;
 
+	if (skip_under_kasan(test))
+		return;
 	mem_get_stats_drained(&before);
 	for (unsigned int i = 0; i < ARRAY_SIZE(obj); i++)
 		obj[i] = kmalloc(FILL_SIZE);

@@ -232,6 +232,7 @@ static void sched_mutex_counter_exact(struct kunit *test)
 struct hop_arg {
 	struct kunit *test;
 	bool ok;
+	u64 migrations; /* the thread's count when it was done */
 	struct completion done;
 };
 
@@ -261,6 +262,8 @@ static int hopper(void *p)
 			}
 		}
 	}
+	/* Read here: the thread is freed once it returns. */
+	a->migrations = current->nr_migrations;
 	complete(&a->done);
 	return 0;
 }
@@ -282,7 +285,7 @@ static void sched_affinity_migrates_and_holds(struct kunit *test)
 	wake_up_process(t);
 	wait_for_completion(&a.done);
 	KUNIT_EXPECT_TRUE(test, a.ok);
-	KUNIT_EXPECT_GE(test, t->nr_migrations - before, num_online_cpus() - 1);
+	KUNIT_EXPECT_GE(test, a.migrations - before, num_online_cpus() - 1);
 }
 
 struct spread_arg {

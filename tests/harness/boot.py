@@ -7,7 +7,7 @@ import re
 from harness.console import shown, strip_timestamp
 from harness.ktap import KTAP_VERSION, Check, ktap_checks, parse_ktap
 from harness.qemu import HALTED
-from matrix import DEBUG_FORBID, Group
+from matrix import DEBUG_FORBID, SANITIZER_FORBID, Group
 
 
 def qemu_option(args, name, default):
@@ -88,11 +88,12 @@ def expect_checks(boot, lines):
 
 
 def forbid_checks(boot, lines):
-    """A test run must not panic, nor any debug check report; a boot may
-    forbid more."""
+    """A test run must not panic, nor any debug check report, nor any
+    sanitizer (but where the boot provokes one); a boot may forbid more."""
     checks = []
     forbid = list(boot.forbid) + ([r"Kernel panic"] if boot.ktap else [])
     forbid += list(DEBUG_FORBID) if boot.debug else []
+    forbid += [] if boot.sanitizer_report else list(SANITIZER_FORBID)
     for regex in forbid:
         index = first_match(regex, lines)
         checks.append(Check(f"forbid /{regex}/", index is None,

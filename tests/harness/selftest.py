@@ -8,7 +8,7 @@ import sys
 import tempfile
 import time
 
-from harness.boot import boot_checks, ktap_boot_checks, must_fail_checks
+from harness.boot import boot_checks, forbid_checks, ktap_boot_checks, must_fail_checks
 from harness.console import Script, strip_timestamp
 from harness.host import run_tool_check
 from harness.ktap import Check, KtapWriter, ktap_checks, parse_ktap, result_name
@@ -117,18 +117,19 @@ while True:
 """
 
 # (name, steps, passed, failed) for a boot that runs FAKE_CONSOLE. Besides the
-# steps' checks, each counts `end: poweroff` and `no KTAP output`.
+# steps' checks, each counts `end: poweroff`, `no KTAP output` and the two
+# forbidden sanitizer reports (SANITIZER_FORBID).
 SCRIPT_SELF_TESTS = [
     ("script: dialogue, Ctrl-A, a line past the echo", (
         Step("fake> ", "echo hello world\r", expect=(r"^hello world$",)),
         Step("fake> ", b"\x01\x02echo x\r",
              expect=(r"^ignored 2 control bytes: 01 02$", r"^x$")),
         Step("fake> ", "echo " + "y" * 40 + "\r", expect=(r"^line too long$",)),
-        Step("fake> ", "poweroff\r")), 10, 0),
+        Step("fake> ", "poweroff\r")), 12, 0),
     ("script: a step that never matches stops the run", (
         Step("fake> ", "echo hi\r", expect=(r"^hi$",)),
         Step("never printed", "echo no\r", timeout=1),
-        Step("fake> ", "poweroff\r")), 3, 2),     # step 2 and the end fail
+        Step("fake> ", "poweroff\r")), 5, 2),     # step 2 and the end fail
 ]
 
 
@@ -247,6 +248,15 @@ def must_fail_self_tests():
     ]
 
 
+def sanitizer_forbid_checks(provoked):
+    """Forbid checks of a boot whose console shows a KASAN and a UBSAN
+    report, which provoked them on purpose or not."""
+    lines = ["BUG: KASAN: slab-use-after-free in f+0x8/0x10",
+             "UBSAN: shift-out-of-bounds in kernel/f.c:1:2"]
+    boot = Boot("self-test", [], ktap=False, debug=False, sanitizer_report=provoked)
+    return forbid_checks(boot, lines)
+
+
 def count(name, checks, want_passed, want_failed):
     """Prints a self-test's outcome; returns 1 if it is not as wanted."""
     passed = sum(c.ok for c in checks)
@@ -279,6 +289,9 @@ def self_test():
         bad += count(name, writer_checks(results), want_passed, want_failed)
     bad += count("run_qemu: a run past its timeout is killed", timeout_checks(), 3, 0)
     bad += count("report: a failed case's lines", case_lines_checks(), 3, 0)
+    bad += count("forbid: a sanitizer report fails a boot", sanitizer_forbid_checks(False),
+                 0, 2)
+    bad += count("forbid: unless the boot provokes it", sanitizer_forbid_checks(True), 0, 0)
     bad += count("host check: a command past its timeout is killed", host_timeout_checks(),
                  3, 0)
     return 1 if bad else 0
