@@ -459,19 +459,22 @@ BOOTS = [
          expect=(r"\bBrought up 4 of 4 CPUs$",
                  r"^Memory: \d+ KiB free after boot, .*\(4 CPUs, NR_CPUS 4096\)$")),
     # The sanitizing build (make SANITIZE=1: KASAN, UBSAN) over every suite
-    # on GICv2, GICv3 and raspi3b: no report (SANITIZER_FORBID fails any).
+    # with a bounded stress on GICv2, GICv3 and raspi3b, the torture and a
+    # sweep sample on GICv2: no report (SANITIZER_FORBID fails any).
     Boot("sanitize-virt-gicv2-smp4",
          ["--image", SANITIZE_IMAGE, "--smp", "4"],
-         append="test=all poweroff", timeout=420,
+         append="test=all stress=20 sweep=4 sweep.design=rcu torture=10 poweroff",
+         timeout=600,
          expect=(r"^KASAN: shadow for 2 range\(s\), quarantine \d+ KiB$",
-                 r"\bBrought up 4 of 4 CPUs$")),
+                 r"\bBrought up 4 of 4 CPUs$",
+                 r"rcu-torture: --- End of test: SUCCESS")),
     Boot("sanitize-virt-gicv3-smp4",
          ["--image", SANITIZE_IMAGE, "--gic", "3", "--smp", "4"],
-         append="test=all poweroff", timeout=420,
+         append="test=all stress=20 poweroff", timeout=600,
          expect=(r"\bBrought up 4 of 4 CPUs$",)),
     Boot("sanitize-raspi3b",
          ["--image", SANITIZE_IMAGE, "--machine", "raspi3b"],
-         append="test=all poweroff", timeout=600,
+         append="test=all stress=15 poweroff", timeout=720,
          expect=(r"\bBrought up 4 of 4 CPUs$",)),
     # Each detector's lkdtm trigger: the report as Linux prints it, with
     # the stacks of the access, the allocation and the free.
