@@ -44,10 +44,10 @@
  *   - a success of cpu_boot() says nothing of where a CPU is on spin
  *     tables, so spin-table answers -EBUSY for a CPU it released before
  *     that is not in the pen, as PSCI answers ALREADY_ON or ON_PENDING
- *     for a CPU that is on: a straggler. If it claimed this attempt's
- *     slot, it comes up; otherwise it is on its way out: __cpu_up() waits
- *     (reaping) until it is off, and starts it once more. Not off in
- *     time: the up fails and says why.
+ *     for a CPU that is on: a straggler. __cpu_up() then waits, up to
+ *     the timeout and reaping, until it takes this attempt's slot (not
+ *     yet at its claim: it comes up) or is off (past it: started once
+ *     more). Neither in time: the up fails (-EBUSY) and says why.
  * tools/model/late_arrival.pml checks two stragglers on one stack, on
  * PSCI and on spin tables, and the old code as a mutant.
  */
@@ -262,20 +262,22 @@ static void late_watch_cpu(unsigned int cpu, bool watch)
 }
 
 /*
- * cpu is on though not started by this attempt (-EBUSY from cpu_boot()):
- * a straggler on its way out. Wait until it is off, reaping the stack it
- * may wait for. 0 once off; -EBUSY, said, if not within the timeout.
+ * cpu_boot() found cpu still on (-EBUSY): a straggler of an earlier
+ * attempt. This attempt's slot names it: before its claim it takes the
+ * slot and comes up; past it, it leaves (reaping frees the stack it may
+ * wait for). Wait for either, up to the timeout: 1 if it took the slot,
+ * 0 if it is off, -EBUSY (said) if neither.
  */
-static int wait_for_straggler_off(unsigned int cpu)
+static int wait_for_straggler(unsigned int cpu)
 {
 	u64 end = ktime_get_ns() + READ_ONCE(cpu_timeout_ms) * 1000000ULL;
 	u64 owner;
 	int off;
 
-	pr_warn("CPU%u: still on from a late arrival: waiting for it to "
-		"leave\n",
-		cpu);
+	pr_warn("CPU%u: still on from a late arrival: waiting for it\n", cpu);
 	for (;;) {
+		if (completion_done(&cpu_running))
+			return 1;
 		late_stack_reap();
 		off = cpu_known_off(cpu);
 		if (off > 0)
@@ -303,7 +305,7 @@ int __cpu_up(unsigned int cpu)
 	const struct cpu_operations *ops = get_cpu_ops(cpu);
 	struct task_struct *idle = idle_thread_get(cpu);
 	char why[48];
-	int err;
+	int err, waited;
 
 	if (!ops || !ops->cpu_boot) {
 		pr_err("CPU%u: no way to start it (enable-method %s)\n", cpu,
@@ -331,11 +333,13 @@ int __cpu_up(unsigned int cpu)
 		}
 		/*
 		 * A CPU still on from an earlier attempt that gave up on it
-		 * (ALREADY_ON or ON_PENDING) may have claimed the slot
-		 * meanwhile: it runs on this attempt's stack and area, so
-		 * they stay, and the up succeeds. Its entry stamp is the
-		 * earlier attempt's: no firmware figure.
+		 * (-EBUSY: ALREADY_ON, ON_PENDING, not in the pen) may take
+		 * this attempt's slot, now or while we wait for it: it runs
+		 * on this attempt's stack and area, so they stay, and the up
+		 * succeeds. Its entry stamp is the earlier attempt's: no
+		 * firmware figure.
 		 */
+		waited = err == -EBUSY && !again ? wait_for_straggler(cpu) : 0;
 		if (!slot_take_back()) {
 			snprintf(why, sizeof(why), "its start failed (%d)",
 				 err);
@@ -343,12 +347,11 @@ int __cpu_up(unsigned int cpu)
 			late_watch_cpu(cpu, false);
 			return 0;
 		}
-		/* Else it is on its way out: once off, start it once more. */
+		/* Not taken: off now (start it once more), or a failure. */
 		if (err != -EBUSY || again)
 			return err;
-		err = wait_for_straggler_off(cpu);
-		if (err)
-			return err;
+		if (waited)
+			return waited;
 	}
 	if (wait_for_completion_spin_timeout(
 		    &cpu_running, CPU_HANDOFF_SPIN_US,
