@@ -951,15 +951,17 @@ BOOTS = [
                  r"^demo: done; all 4 CPUs online",),
          forbid=(r"Kernel panic", r"\bWARNING\b")),
     # A sample of the fault sweep (make sweep runs all of it): every
-    # single fault event and 12 random pairs (the seed is printed) around
-    # a down and an up, under each design, with PSCI and with the pen;
-    # each violated invariant fails a case with its combination.
+    # fault event alone and on two CPUs at once (each under one design in
+    # turn) and 10 random pairs per design (the seed is printed) around a
+    # down and an up, readers of the online mask running, with PSCI and
+    # with the pen; each violated invariant fails a case with its
+    # combination.
     *[Boot(f"sweep-sample-{how}",
            ["--smp", "4", "--mem", "256M"],
-           append=f"{words}test=hotplug_sweep sweep=12 poweroff",
+           append=f"{words}test=hotplug_sweep sweep=10 poweroff",
            timeout=300,
-           expect=(r"rcu: \d+ combinations \(\d+ singles, 12 pairs\) of \d+ "
-                   r"events in \d+ ms, 0 violation",))
+           expect=(r"rcu: \d+ combinations \(\d+ singles, \d+ doubles, 10 pairs\) "
+                   r"of \d+ events in \d+ ms, 0 violation",))
       for how, words in (("psci", ""), ("pen", "hotplug.pen "))],
 
     # Offline CPUs parked in the kernel pen, as on spin-table boards.
