@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""The whole fault sweep (`make sweep`): every single fault event and every
-pair of events on two fault points, around a CPU down and up, under each of
-the four reader designs (kernel/tests/hotplug_sweep_test.c), one boot per
-design and configuration, two at a time. Prints each boot's coverage and
+"""The whole fault sweep (`make sweep`): every single fault event, every
+event on two CPUs at once, and every pair of events (on one CPU and on
+two), around CPU downs and ups with readers of the online mask running,
+under each of the four reader designs (kernel/tests/hotplug_sweep_test.c),
+one boot per design and configuration, two at a time. Prints each boot's coverage and
 time, every violated invariant with the combination that broke it, and a
 last line with the totals; exits 1 on any violation or failed boot.
 
@@ -31,7 +32,8 @@ EXTRA = {"virt": "", "pen": "hotplug.pen "}
 TIMEOUT = 3000
 
 SUMMARY = re.compile(r"# hotplug_sweep_\w+: (\w+): (\d+) combinations \((\d+) singles, "
-                     r"(\d+) pairs\) of (\d+) events in (\d+) ms, (\d+) violation")
+                     r"(\d+) doubles, (\d+) pairs\) of (\d+) events in (\d+) ms, "
+                     r"(\d+) violation")
 VIOLATION = re.compile(r"# hotplug_sweep_\w+: kernel/tests/hotplug_sweep_test\.c:\d+: (.*)")
 SEED = re.compile(r"# hotplug_sweep_\w+: seed (\d+)")
 
@@ -74,12 +76,12 @@ def main():
             failed += 1
             print(f"{name}: the boot failed or printed no summary (log: {r['log']})")
             continue
-        _, n, singles, pairs, events, ms, v = r["summary"]
+        _, n, singles, doubles, pairs, events, ms, v = r["summary"]
         combos += int(n)
         violations += int(v)
-        print(f"{name}: {n} combinations ({singles} singles, {pairs} pairs of "
-              f"{events} events), {int(ms) / 1000:.0f} s, {v} violation(s), "
-              f"seed {r['seed']} (log: {r['log']})")
+        print(f"{name}: {n} combinations ({singles} singles, {doubles} on two CPUs, "
+              f"{pairs} pairs of {events} events), {int(ms) / 1000:.0f} s, "
+              f"{v} violation(s), seed {r['seed']} (log: {r['log']})")
         for what in r["violations"]:
             print(f"  {name}: {what}")
     print(f"sweep: {combos} combinations in {len(results)} boots, "

@@ -133,15 +133,24 @@ ENTRY_OUTERMOST(secondary_switched)
 	bl	secondary_start_kernel
 	b	.
 	/*
-	 * Not ours: never touch the slot's thread or stack. Park on the one
-	 * borrowed stack; a second parked CPU at the same time waits here.
+	 * Not ours: never touch the slot's thread or stack. Borrow the one
+	 * late stack (arch/arm64/smp.c, "the borrowed stack"): claim it
+	 * with an exclusive pair, as a new generation; while another
+	 * straggler holds it, wait and try again. The kernel frees it once
+	 * the firmware (or the pen) says its holder runs no code any more.
 	 */
 2:	clrex
 	adr_l	x0, late_stack_owner
-3:	ldaxr	x1, [x0]
-	cbnz	x1, secondary_lost	/* stack in use: park silently */
-	orr	x4, x3, #(1 << 63)	/* bit 63: 0 is a valid MPIDR */
-	stxr	w2, x4, [x0]		/* owner: us */
+3:	ldaxr	x1, [x0]		/* pairs with late_stack_release() */
+	tbz	x1, #LATE_STACK_BUSY_BIT, 4f
+	wfe				/* its release writes here: an event */
+	b	3b
+4:	mov	x2, #(1 << LATE_STACK_GEN_SHIFT)
+	add	x4, x1, x2
+	and	x4, x4, #LATE_STACK_GEN_MASK
+	orr	x4, x4, x3
+	orr	x4, x4, #(1 << LATE_STACK_BUSY_BIT)
+	stlxr	w2, x4, [x0]		/* owner: us, after pen.S's stores */
 	cbnz	w2, 3b
 	adr_l	x0, late_task
 	msr	sp_el0, x0
@@ -150,9 +159,17 @@ ENTRY_OUTERMOST(secondary_switched)
 	mov	sp, x0
 	final_frame_record
 	mov	x0, x19
-	bl	secondary_too_late	/* powers off; back only if refused */
+	bl	secondary_too_late	/* off or into the pen; back if refused */
+	/*
+	 * The firmware refused CPU_OFF: this CPU leaves the stack for
+	 * secondary_lost, which needs none, and frees it itself (nobody
+	 * else does while the CPU is on).
+	 */
 	adr_l	x0, late_stack_owner
-	stlr	xzr, [x0]		/* done with the stack: next one may */
+	ldr	x1, [x0]
+	and	x1, x1, #LATE_STACK_GEN_MASK
+	stlr	x1, [x0]		/* done with the stack: next one may */
+	sev
 	b	secondary_lost
 END_OUTERMOST(secondary_switched)
 
@@ -292,7 +309,7 @@ late_stack:
 	.space	4096
 late_stack_end:
 	.globl	late_stack_owner
-late_stack_owner:			/* MPIDR | 1 << 63 of its user, or 0 */
+late_stack_owner:			/* busy bit, generation, MPIDR: asm/smp.h */
 	.quad	0
 /*
  * The boot CPU's stack (later its idle thread's), laid out as a vmap

@@ -19,8 +19,40 @@
  * still waits. Bring-ups are serialised by cpu_add_remove_lock, so one
  * secondary_data serves all. tools/model/late_arrival.pml checks this,
  * and cpu_on_retry.pml a retry whose CPU_ON fails.
+ *
+ * The borrowed stack. A straggler (a CPU that did not claim the slot)
+ * has no stack of its own, yet needs one to say so and to leave through
+ * C (CPU_OFF, or the kernel's pen). head.S has one late_stack for all,
+ * claimed through late_stack_owner. Who knows that its holder is off
+ * it? Not the holder, which cannot write after CPU_OFF; the firmware
+ * does (AFFINITY_INFO OFF), and so does the pen (the CPU has parked, and
+ * pen.S touches no stack). So:
+ *   - the kernel frees the stack, never the holder, and only once the
+ *     enable method says the holder runs no code (cpu_is_off), or once
+ *     cpu_boot() started the holder again (late_stack_put(): it was off;
+ *     until this attempt gives up, its slot waits for it, so it cannot
+ *     have taken the stack again meanwhile);
+ *   - a second straggler waits for the stack in head.S and claims it
+ *     when it is freed: it never parks for good;
+ *   - something must keep freeing it while stragglers may come:
+ *     late_watch, a timer armed when __cpu_up() gives up on a CPU, runs
+ *     until each such CPU is seen off (arrived and left) and the stack
+ *     is free, or for a bound (then says so); each __cpu_up() reaps too;
+ *   - each claim takes a new generation of the owner word, so a release
+ *     decided for one holding (its holder seen off) fails on a later
+ *     holding by the same CPU;
+ *   - a success of cpu_boot() says nothing of where a CPU is on spin
+ *     tables, so spin-table answers -EBUSY for a CPU it released before
+ *     that is not in the pen, as PSCI answers ALREADY_ON or ON_PENDING
+ *     for a CPU that is on: a straggler. __cpu_up() then waits, up to
+ *     the timeout and reaping, until it takes this attempt's slot (not
+ *     yet at its claim: it comes up) or is off (past it: started once
+ *     more). Neither in time: the up fails (-EBUSY) and says why.
+ * tools/model/late_arrival.pml checks two stragglers on one stack, on
+ * PSCI and on spin tables, and the old code as a mutant.
  */
 #define pr_fmt(fmt) "smp: " fmt
+#include <asm/barrier.h>
 #include <asm/cputype.h>
 #include <asm/entry.h>
 #include <asm/memory.h>
@@ -35,7 +67,9 @@
 #include <kernel/printk.h>
 #include <kernel/sched.h>
 #include <kernel/smp.h>
+#include <kernel/spinlock.h>
 #include <kernel/time.h>
+#include <kernel/timer.h>
 #include <kernel/wait.h>
 #include <lib/errno.h>
 #include <lib/printf.h>
@@ -102,13 +136,167 @@ static void wait_for_claimed(unsigned int cpu, const char *why)
 	pr_warn("CPU%u: came online late\n", cpu);
 }
 
-/* The borrowed stack of a parked CPU is free again once it is off. */
+/* Is cpu known to run no code (off, or in the pen)? <0: cannot tell. */
+static int cpu_known_off(unsigned int cpu)
+{
+	const struct cpu_operations *ops = get_cpu_ops(cpu);
+
+	return ops && ops->cpu_is_off ? ops->cpu_is_off(cpu) : -EOPNOTSUPP;
+}
+
+#define LATE_STACK_BUSY (1UL << LATE_STACK_BUSY_BIT)
+
+/* Free the stack if this holding (owner, as read) is still the one. */
+static bool late_stack_release(u64 owner)
+{
+	/* Pairs with the ldaxr of a straggler waiting in head.S. */
+	if (!__atomic_compare_exchange_n(&late_stack_owner, &owner,
+					 owner & LATE_STACK_GEN_MASK, false,
+					 __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+		return false;
+	sev(); /* the waiters' WFE */
+	return true;
+}
+
+/*
+ * cpu_boot() just started cpu: it was off (or in the pen), so a holding
+ * of its own is one it left behind. Until this attempt gives up, its slot
+ * waits for it, so it cannot have taken the stack again since.
+ */
 static void late_stack_put(unsigned int cpu)
 {
-	u64 owner = cpu_logical_map(cpu) | (1UL << 63);
+	u64 owner = smp_load_acquire(&late_stack_owner);
 
-	__atomic_compare_exchange_n(&late_stack_owner, &owner, 0, false,
-				    __ATOMIC_SEQ_CST, __ATOMIC_RELAXED);
+	if ((owner & LATE_STACK_BUSY) &&
+	    (owner & MPIDR_HWID_MASK) == cpu_logical_map(cpu))
+		late_stack_release(owner);
+}
+
+/*
+ * Free the borrowed stack if its holder is known off (the design note
+ * above). True if it stays busy. Any context, interrupts too.
+ */
+static bool late_stack_reap(void)
+{
+	static u64 warned; /* the holding we said cannot be freed */
+	/* Pairs with the stlxr of the claim: pen.S's stores come before. */
+	u64 owner = smp_load_acquire(&late_stack_owner);
+	int cpu, off;
+
+	if (!(owner & LATE_STACK_BUSY))
+		return false;
+	cpu = get_logical_index(owner & MPIDR_HWID_MASK);
+	off = cpu >= 0 ? cpu_known_off(cpu) : -ENODEV;
+	if (off > 0)
+		return !late_stack_release(owner) &&
+		       (READ_ONCE(late_stack_owner) & LATE_STACK_BUSY);
+	if (off < 0 && READ_ONCE(warned) != owner) {
+		WRITE_ONCE(warned, owner);
+		pr_crit("CPU%d holds the borrowed stack and cannot be "
+			"confirmed off (%d): later stragglers wait for it\n",
+			cpu, off);
+	}
+	return true;
+}
+
+/*
+ * late_watch: CPUs given up on (a straggler may come), since when, and
+ * the timer that reaps while any is not seen off or the stack is busy.
+ */
+#define LATE_WATCH_PERIOD_MS 20
+static DEFINE_SPINLOCK(late_lock);
+static DEFINE_CPU_ARRAY(u64, late_since); /* jiffies + 1; 0: not watched */
+static unsigned int late_nr;
+static struct timer_list late_watch;
+
+/* How long to watch for a straggler: it may be late by many timeouts. */
+static u64 late_watch_limit(void)
+{
+	return msecs_to_jiffies(20 * READ_ONCE(cpu_timeout_ms) + 10000);
+}
+
+static void late_watch_fn(struct timer_list *t)
+{
+	bool busy = late_stack_reap();
+	unsigned long flags;
+
+	spin_lock_irqsave(&late_lock, flags);
+	for (unsigned int cpu = 0; late_nr && cpu < nr_cpu_ids; cpu++) {
+		if (!late_since[cpu])
+			continue;
+		if (cpu_known_off(cpu) > 0) {
+			late_since[cpu] = 0;
+			late_nr--;
+		} else if (jiffies - (late_since[cpu] - 1) >
+			   late_watch_limit()) {
+			pr_crit("CPU%u: given up on and not seen off since: no "
+				"longer watched; the next bring-up frees the "
+				"borrowed stack\n",
+				cpu);
+			late_since[cpu] = 0;
+			late_nr--;
+		}
+	}
+	if (!late_nr && !busy)
+		del_timer(t);
+	spin_unlock_irqrestore(&late_lock, flags);
+}
+
+/* Watch cpu (a straggler may come) or stop watching it (it is up). */
+static void late_watch_cpu(unsigned int cpu, bool watch)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&late_lock, flags);
+	if (watch && !late_since[cpu])
+		late_nr++;
+	else if (!watch && late_since[cpu])
+		late_nr--;
+	late_since[cpu] = watch ? jiffies + 1 : 0;
+	if (!late_watch.function)
+		timer_setup(&late_watch, late_watch_fn);
+	if (watch && !timer_pending(&late_watch))
+		mod_timer_periodic(&late_watch,
+				   msecs_to_jiffies(LATE_WATCH_PERIOD_MS));
+	spin_unlock_irqrestore(&late_lock, flags);
+}
+
+/*
+ * cpu_boot() found cpu still on (-EBUSY): a straggler of an earlier
+ * attempt. This attempt's slot names it: before its claim it takes the
+ * slot and comes up; past it, it leaves (reaping frees the stack it may
+ * wait for). Wait for either, up to the timeout: 1 if it took the slot,
+ * 0 if it is off, -EBUSY (said) if neither.
+ */
+static int wait_for_straggler(unsigned int cpu)
+{
+	u64 end = ktime_get_ns() + READ_ONCE(cpu_timeout_ms) * 1000000ULL;
+	u64 owner;
+	int off;
+
+	pr_warn("CPU%u: still on from a late arrival: waiting for it\n", cpu);
+	for (;;) {
+		if (completion_done(&cpu_running))
+			return 1;
+		late_stack_reap();
+		off = cpu_known_off(cpu);
+		if (off > 0)
+			return 0;
+		if (off < 0 || ktime_get_ns() > end)
+			break;
+		msleep(1);
+	}
+	owner = READ_ONCE(late_stack_owner);
+	if (owner & LATE_STACK_BUSY)
+		pr_crit("CPU%u: still on after %lu ms; the borrowed stack is "
+			"held by MPIDR 0x%llx\n",
+			cpu, cpu_timeout_ms,
+			(unsigned long long)(owner & MPIDR_HWID_MASK));
+	else
+		pr_crit("CPU%u: still on after %lu ms (%d); the borrowed stack "
+			"is free\n",
+			cpu, cpu_timeout_ms, off);
+	return -EBUSY;
 }
 
 /* The bring-up step: start cpu and wait until it has run its own steps. */
@@ -117,44 +305,59 @@ int __cpu_up(unsigned int cpu)
 	const struct cpu_operations *ops = get_cpu_ops(cpu);
 	struct task_struct *idle = idle_thread_get(cpu);
 	char why[48];
-	int err;
+	int err, waited;
 
 	if (!ops || !ops->cpu_boot) {
 		pr_err("CPU%u: no way to start it (enable-method %s)\n", cpu,
 		       enable_method_name(board.cpus[cpu].method));
 		return -ENODEV;
 	}
-	secondary_data.task = idle;
-	secondary_data.stack = (u64)idle->stack + THREAD_SIZE;
-	secondary_data.cpu = cpu;
-	secondary_data.mpidr = cpu_logical_map(cpu);
-	secondary_data.entry_ticks = 0;
-	fw_share_up_begin(cpu);
-	init_completion(&cpu_running);
-	/* Its per-CPU area and secondary_data first; pairs with head.S ldaxr */
-	smp_store_release(&secondary_slot, &secondary_data);
-	err = ops->cpu_boot(cpu, smp_fault_lost(cpu)
-					 ? __pa_symbol(secondary_lost)
-					 : __pa_symbol(secondary_entry));
-	if (err) {
+	for (bool again = false;; again = true) {
+		secondary_data.task = idle;
+		secondary_data.stack = (u64)idle->stack + THREAD_SIZE;
+		secondary_data.cpu = cpu;
+		secondary_data.mpidr = cpu_logical_map(cpu);
+		secondary_data.entry_ticks = 0;
+		fw_share_up_begin(cpu);
+		init_completion(&cpu_running);
+		late_stack_reap(); /* the one late stack: free it if it may */
+		/* Its area and secondary_data first; pairs with head.S ldaxr */
+		smp_store_release(&secondary_slot, &secondary_data);
+		err = ops->cpu_boot(cpu,
+				    smp_fault_lost(cpu)
+					    ? __pa_symbol(secondary_lost)
+					    : __pa_symbol(secondary_entry));
+		if (!err) {
+			late_stack_put(cpu);
+			break;
+		}
 		/*
 		 * A CPU still on from an earlier attempt that gave up on it
-		 * (the firmware then answers ALREADY_ON or ON_PENDING) may
-		 * have claimed the slot meanwhile: it runs on this attempt's
-		 * stack and area, so they stay, and the up succeeds. Its
-		 * entry stamp is the earlier attempt's: no firmware figure.
+		 * (-EBUSY: ALREADY_ON, ON_PENDING, not in the pen) may take
+		 * this attempt's slot, now or while we wait for it: it runs
+		 * on this attempt's stack and area, so they stay, and the up
+		 * succeeds. Its entry stamp is the earlier attempt's: no
+		 * firmware figure.
 		 */
-		if (slot_take_back())
+		waited = err == -EBUSY && !again ? wait_for_straggler(cpu) : 0;
+		if (!slot_take_back()) {
+			snprintf(why, sizeof(why), "its start failed (%d)",
+				 err);
+			wait_for_claimed(cpu, why);
+			late_watch_cpu(cpu, false);
+			return 0;
+		}
+		/* Not taken: off now (start it once more), or a failure. */
+		if (err != -EBUSY || again)
 			return err;
-		snprintf(why, sizeof(why), "its start failed (%d)", err);
-		wait_for_claimed(cpu, why);
-		return 0;
+		if (waited)
+			return waited;
 	}
-	late_stack_put(cpu); /* it was off, so no longer parked there */
 	if (wait_for_completion_spin_timeout(
 		    &cpu_running, CPU_HANDOFF_SPIN_US,
 		    msecs_to_jiffies(cpu_timeout_ms))) {
 		fw_share_up_done(cpu, secondary_data.entry_ticks);
+		late_watch_cpu(cpu, false);
 		return 0;
 	}
 	if (!slot_take_back()) {
@@ -162,6 +365,7 @@ int __cpu_up(unsigned int cpu)
 			 cpu_timeout_ms);
 		wait_for_claimed(cpu, why);
 		fw_share_up_done(cpu, secondary_data.entry_ticks);
+		late_watch_cpu(cpu, false);
 		return 0;
 	}
 	pr_crit("CPU%u (MPIDR 0x%llx): failed to come online within %lu ms; "
@@ -169,6 +373,7 @@ int __cpu_up(unsigned int cpu)
 		cpu, (unsigned long long)cpu_logical_map(cpu), cpu_timeout_ms);
 	if (ops->cpu_report_missing)
 		ops->cpu_report_missing(cpu);
+	late_watch_cpu(cpu, true);
 	return -EIO;
 }
 
@@ -178,8 +383,9 @@ struct task_struct late_task = {.comm = "late"};
 /*
  * From head.S, on late_stack, for a CPU that did not claim the slot
  * (why: SECONDARY_LATE_*). It has no per-CPU area and no idle thread: it
- * must not join. Say so, and power it off again so a later cpu_up() can
- * start it cleanly.
+ * must not join. Say so, and power it off again (or park it in the pen)
+ * so a later cpu_up() can start it cleanly; the kernel frees the stack
+ * once it sees it off (late_stack_reap()).
  */
 void secondary_too_late(unsigned long why)
 {

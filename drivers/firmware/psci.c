@@ -394,7 +394,25 @@ static int psci_boot_cpu(unsigned int cpu, phys_addr_t entry)
 	if (err)
 		pr_err("CPU%u: CPU_ON failed: %s (%d)\n", cpu,
 		       psci_error_name(err), err);
+	/* Still on, or still starting: a straggler that has not left yet. */
+	if (err == PSCI_RET_ALREADY_ON || err == PSCI_RET_ON_PENDING)
+		return -EBUSY;
 	return err ? -EIO : 0;
+}
+
+/*
+ * Without waiting: OFF by AFFINITY_INFO, or in the pen. The firmware's
+ * own answer, not fail.cpu_off's: that point stands for a down's
+ * confirmation, and this runs from a timer beside it.
+ */
+static int psci_cpu_is_off(unsigned int cpu)
+{
+	if (use_pen)
+		return cpu_pen_holds(cpu);
+	if (!psci.affinity_info)
+		return -EOPNOTSUPP;
+	return psci_call(psci.affinity_info, cpu_logical_map(cpu), 0, 0) ==
+	       PSCI_AFFINITY_OFF;
 }
 
 bool psci_offline_parks(void)
@@ -532,6 +550,7 @@ static const struct cpu_operations psci_cpu_ops = {
 	.cpu_boot = psci_boot_cpu,
 	.cpu_die = psci_die_cpu,
 	.cpu_kill = psci_kill_cpu,
+	.cpu_is_off = psci_cpu_is_off,
 	.cpu_refuses_disable = psci_cpu_refuses_disable,
 	.cpu_report_missing = psci_report_missing,
 };

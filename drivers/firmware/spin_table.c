@@ -17,6 +17,7 @@
 #include <asm/cacheflush.h>
 #include <asm/pgtable.h>
 #include <kernel/board.h>
+#include <kernel/cpu_array.h>
 #include <kernel/cpu_ops.h>
 #include <kernel/printk.h>
 #include <lib/errno.h>
@@ -32,6 +33,15 @@ u64 *spin_table_release_slot(phys_addr_t release)
 	return ioremap(release, sizeof(u64)); /* not RAM: a device */
 }
 
+/* CPUs let out of the firmware's spin: they never go back there. */
+static DEFINE_CPU_ARRAY(bool, released);
+
+/*
+ * Start cpu: out of the kernel's pen if it waits there, else out of the
+ * firmware's spin. Released once already and not in the pen, it is
+ * still in the kernel on its way to the pen (a straggler): -EBUSY. The
+ * release is written again all the same, in case it never saw the first.
+ */
 static int spin_table_boot(unsigned int cpu, phys_addr_t entry)
 {
 	phys_addr_t release = board.cpus[cpu].release_addr;
@@ -54,7 +64,19 @@ static int spin_table_boot(unsigned int cpu, phys_addr_t entry)
 			       (unsigned long)slot + sizeof(u64));
 	dsb(sy);
 	sev();
+	if (released[cpu]) {
+		pr_warn("CPU%u: released before and not in the pen: still on "
+			"its way there\n",
+			cpu);
+		return -EBUSY;
+	}
+	released[cpu] = true;
 	return 0;
+}
+
+static int spin_table_is_off(unsigned int cpu)
+{
+	return cpu_pen_holds(cpu);
 }
 
 /* No firmware call can power the CPU off: park it in the kernel's pen. */
@@ -68,5 +90,6 @@ static const struct cpu_operations spin_table_ops = {
 	.cpu_boot = spin_table_boot,
 	.cpu_die = spin_table_die,
 	.cpu_kill = cpu_pen_wait,
+	.cpu_is_off = spin_table_is_off,
 };
 CPU_OPS_DECLARE(spin_table, spin_table_ops);

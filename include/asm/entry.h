@@ -22,9 +22,9 @@ void psci_floor_entry_hvc(void);
 void psci_floor_entry_smc(void);
 /* A new thread's first instruction, from cpu_switch_to(). */
 void ret_from_fork(void);
-/* The pen's loop, MMU on, until *release: never returns. */
-/* MPIDR | 1 << 63 of the late CPU parked on head.S's late_stack, or 0. */
+/* Who holds head.S's late_stack: LATE_STACK_* in <asm/smp.h>. */
 extern u64 late_stack_owner;
+/* The pen's loop, MMU on, until *release: never returns. */
 void cpu_pen_enter(u32 *parked, u64 *release) __attribute__((noreturn));
 
 #endif

@@ -16,6 +16,16 @@
 #define SECONDARY_LATE_NO_SLOT 1 /* empty: __cpu_up() gave up */
 #define SECONDARY_LATE_NOT_MINE 2 /* it names another CPU's MPIDR */
 
+/*
+ * late_stack_owner (head.S), the word a straggler claims the borrowed
+ * stack with: bit 63 set while a CPU holds it, bits 0-39 that CPU's
+ * MPIDR, bits 40-62 a generation that each claim increments, so that a
+ * release meant for one holding never frees the next one (ABA).
+ */
+#define LATE_STACK_BUSY_BIT 63
+#define LATE_STACK_GEN_SHIFT 40
+#define LATE_STACK_GEN_MASK 0x7fffff0000000000
+
 #ifndef __ASSEMBLER__
 #include <lib/types.h>
 

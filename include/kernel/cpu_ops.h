@@ -10,12 +10,17 @@
 
 struct cpu_operations {
 	const char *name; /* the enable-method string */
-	/* Start cpu at the physical address entry (MMU off). */
+	/* Start cpu at the physical address entry (MMU off). -EBUSY: it
+	 * is still on (a straggler on its way out), so it cannot start. */
 	int (*cpu_boot)(unsigned int cpu, phys_addr_t entry);
 	/* On the dying CPU itself: power down or park; does not return. */
 	void (*cpu_die)(unsigned int cpu);
 	/* On a surviving CPU: 0 once cpu is really off, <0 if not. */
 	int (*cpu_kill)(unsigned int cpu);
+	/* On any CPU, without waiting (interrupt context too): 1 if cpu is
+	 * known to run no code of the kernel (powered off, or in the pen),
+	 * 0 if it may, <0 if the method cannot tell. NULL: cannot tell. */
+	int (*cpu_is_off)(unsigned int cpu);
 	/* Why cpu may not go down at all (the firmware may need it, or
 	 * could not confirm it off), or NULL. No op: it may. */
 	const char *(*cpu_refuses_disable)(unsigned int cpu);

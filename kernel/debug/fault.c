@@ -9,6 +9,7 @@
 #include <kernel/cpu.h>
 #include <kernel/fault.h>
 #include <kernel/printk.h>
+#include <kernel/shell.h>
 #include <lib/cmdline.h>
 #include <lib/errno.h>
 #include <lib/printf.h>
@@ -255,3 +256,23 @@ void faults_print(void)
 		       fp->what);
 	}
 }
+
+/* `fail NAME VALUE` arms a point as fail.NAME=VALUE would; `off` disarms. */
+static int cmd_fail(int argc, char **argv)
+{
+	if (argc != 3) {
+		pr_err("usage: fail NAME VALUE|off (params lists the "
+		       "points)\n");
+		return -EINVAL;
+	}
+	if (strcmp(argv[2], "off"))
+		return fault_inject(argv[1], argv[2]);
+	if (!fault_exists(argv[1])) {
+		pr_err("fail.%s: no such fault point\n", argv[1]);
+		return -ENOENT;
+	}
+	fault_clear(argv[1]);
+	pr_info("fail.%s: off\n", argv[1]);
+	return 0;
+}
+SHELL_CMD(fail, "NAME VALUE|off", "arm a fault point, or disarm it", cmd_fail);

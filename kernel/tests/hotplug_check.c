@@ -73,7 +73,7 @@ static void check_runs_own(hotplug_violated_fn violated, void *ctx,
  * CPU had its time to get there. Before, a retry's CPU_ON would rightly
  * be answered ALREADY_ON.
  */
-static bool cpu_is_off(unsigned int cpu)
+bool hotplug_cpu_settled_off(unsigned int cpu)
 {
 	if (psci_checkable())
 		return wait_for(psci_affinity_info(cpu_logical_map(cpu)) ==
@@ -122,7 +122,7 @@ static void check_cpu(hotplug_violated_fn violated, void *ctx, const char *when,
 				 "%s: CPU%u is off, its area still "
 				 "published",
 				 when, cpu);
-		if (!cpu_is_off(cpu))
+		if (!hotplug_cpu_settled_off(cpu))
 			violated(ctx, "%s: CPU%u off by phase, but %s", when,
 				 cpu,
 				 psci ? "the firmware says on"
@@ -145,7 +145,8 @@ void hotplug_check_cpus(hotplug_violated_fn violated, void *ctx,
 {
 	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)
 		check_cpu(violated, ctx, when, cpu);
-	if (!cpu_hotplug_idle())
+	/* A reader may hold a design's read lock for a moment, never long. */
+	if (!wait_for(cpu_hotplug_idle(), HOTPLUG_SETTLE_US))
 		violated(ctx,
 			 "%s: the hotplug lock or a design's lock is "
 			 "held",

@@ -19,6 +19,12 @@ typedef void (*hotplug_violated_fn)(void *ctx, const char *fmt, ...)
 void hotplug_check_cpus(hotplug_violated_fn violated, void *ctx,
 			const char *when);
 
+/*
+ * Off: AFFINITY_INFO says OFF, or the kernel's pen holds it (hotplug.pen,
+ * spin-table), waiting up to HOTPLUG_SETTLE_US for a late CPU to get there.
+ */
+bool hotplug_cpu_settled_off(unsigned int cpu);
+
 /* How long a late CPU may take to park and power off after an up gave
  * up on it: its injected delay and a margin for a busy host. */
 #define HOTPLUG_SETTLE_US 5000000

@@ -14,6 +14,14 @@
 #   8 model_late_plain_mutant             PLAIN (the old code) must fail
 #   9 model_late_rollback_mutant          ROLLBACK_CLAIMED must fail
 #  10 model_late_mpidr_mutant             NO_MPIDR_CHECK must fail
+# and its borrowed stack, shared by two stragglers:
+#  24 model_late_stack_spin_table         the same model on spin tables
+#  25 model_late_stack_old_mutant         OLD_LATE_STACK (the old code) must
+#                                         fail: a straggler lost for good
+#  26 model_late_stack_old_spin_mutant    the old code on spin tables must
+#                                         fail: two CPUs on the stack
+#  27 model_late_stack_gen_mutant         NO_GEN must fail
+#  28 model_late_stack_put_mutant         NO_PUT must fail
 # and tools/model/cpu_on_retry.pml (a retry after a failed CPU_ON):
 #  11 model_retry                         the retry's exchange is checked
 #  12 model_retry_discard_mutant          DISCARD_BOOT_ERR (old) must fail
@@ -82,7 +90,7 @@ diag() {
 
 fails=0
 echo "KTAP version 1"
-echo "1..25"
+echo "1..30"
 
 # The real model must pass: no error, and the whole depth searched.
 expect_clean() { # N NAME
@@ -121,7 +129,8 @@ else
 	fails=$((fails + 1))
 fi
 
-# A mutant of model PML (compiled with DEFINE) must fail an assertion.
+# A mutant of model PML (compiled with DEFINE) must fail: an assertion, or
+# an invalid end state (a process blocked for good).
 mutant_rejected() { # N NAME DEFINE PML
 	local pml=$4
 	run "$2" "$3" "-DSAFETY -DBFS" "" "$pml"
@@ -193,5 +202,15 @@ run exp_cpus "" "-DSAFETY" "" "$exp"
 diag exp_cpus
 expect_clean 24 model_exp_cpus
 mutant_rejected 25 exp_cpus_exp_lock_mutant -DEXP_LOCK_ONLY "$exp"
+
+# 26-30: the borrowed stack of late_arrival.pml, two stragglers.
+run late_stack_spin_table "-DSPIN_TABLE" "-DSAFETY" "" "$late"
+diag late_stack_spin_table
+expect_clean 26 model_late_stack_spin_table
+mutant_rejected 27 late_stack_old_mutant -DOLD_LATE_STACK "$late"
+mutant_rejected 28 late_stack_old_spin_mutant \
+	"-DOLD_LATE_STACK -DSPIN_TABLE" "$late"
+mutant_rejected 29 late_stack_gen_mutant -DNO_GEN "$late"
+mutant_rejected 30 late_stack_put_mutant -DNO_PUT "$late"
 
 [ "$fails" = 0 ]
