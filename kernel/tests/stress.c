@@ -259,15 +259,17 @@ static void walk_all(struct walk *w)
 }
 
 /*
- * Still in the section: linger, then look at what was seen again. One
- * section in 32 lingers for 10 to 25 ms, longer than a down takes from
- * clearing the bit to freeing the area when grace periods are broken
- * (fail.rcu_early_gp: they still end at a tick).
+ * Still in the section: linger, then look at what was seen again. The
+ * first reader's sections, and one in 32 of the others', linger for 10
+ * to 25 ms, longer than a down takes from clearing the bit to freeing
+ * the area when grace periods are broken (fail.rcu_early_gp: they still
+ * end at a tick); the others' for up to 200 us.
  */
 static void linger_recheck(struct actor *a, struct walk *w)
 {
-	udelay(rand_below(a, 32) ? rand_below(a, 200)
-				 : 10000 + rand_below(a, 15000));
+	bool long_one = !a->idx || !rand_below(a, 32);
+
+	udelay(long_one ? 10000 + rand_below(a, 15000) : rand_below(a, 200));
 	for (unsigned int i = 0; i < w->nr_kept && w->bad < 0; i++)
 		if (!area_ok(&w->kept[i]))
 			w->bad = w->kept[i].cpu;
