@@ -36,6 +36,15 @@ endif
 ifeq ($(BENCH),1)
 OPT += -DCONFIG_BENCH
 endif
+# LOCKDEP=1: lockdep and PROVE_RCU (kernel/debug/lockdep.c), built in
+# build/lockdep/ unless B= says where. Off, their hooks are empty inlines.
+LOCKDEP ?= 0
+ifeq ($(LOCKDEP),1)
+OPT += -DCONFIG_PROVE_LOCKING -DCONFIG_PROVE_RCU
+ifeq ($(origin B),file)
+B := build/lockdep
+endif
+endif
 GDB_PORT ?= 1234
 
 CFLAGS := -std=gnu11 $(OPT) -g -Wall -Wextra -Werror -Wno-unused-parameter \
@@ -71,6 +80,9 @@ governor-y := $(addprefix kernel/governor/, governor.o policy.o model.o \
 	boot.o workload.o shell.o)
 debug-y := $(addprefix kernel/debug/, panic.o kallsyms.o stackprotector.o \
 	smp_processor_id.o fault.o)
+ifeq ($(LOCKDEP),1)
+debug-y += kernel/debug/lockdep.o
+endif
 lib-y := $(addprefix lib/, string.o vsprintf.o bitmap.o cpumask.o \
 	cmdline.o fdt.o stats.o)
 drivers-y := $(addprefix drivers/, serial/pl011.o serial/bcm2835_aux_uart.o \
@@ -139,6 +151,7 @@ help:
 	@echo "make sdcard BOARD=rpi3|rpi4|rpi5 [FIRMWARE=tfa] [APPEND=\"ARGS\"]"
 	@echo "                SD-card image build/sdcard-BOARD.img (docs/boards.md)"
 	@echo "make DEBUG=1    build with -Og for stepping in GDB"
+	@echo "make LOCKDEP=1  lockdep and PROVE_RCU, in build/lockdep/ (Image there)"
 	@echo "make NR_CPUS=N  build for at most N CPUs (default: include/lib/cpumask.h);"
 	@echo "                switching rebuilds all (B=DIR: build in DIR, not build/)"
 	@echo "make nr-cpus-cost  the 256 and 4096 builds side by side: what each"

@@ -42,7 +42,7 @@ static struct {
 	u64 samples;
 	struct gov_record last;
 } gov = {
-	.lock = __SPIN_LOCK_UNLOCKED, /* tun: all zero until first read */
+	.lock = __SPIN_LOCK_UNLOCKED(gov.lock), /* tun: all zero until first read */
 };
 
 /* Held around a governor action and around a manual off/on (the pin and

@@ -122,7 +122,7 @@ static struct {
 	bool gp_passed; /* every reader has seen writer_active */
 	bool exit_pending; /* rss_exit() queued */
 	struct rcu_head head;
-} rss = {.lock = __SPIN_LOCK_UNLOCKED};
+} rss = {.lock = __SPIN_LOCK_UNLOCKED(rss.lock)};
 
 /* A grace period after a writer left: readers may use the fast path
  * again, unless a writer came meanwhile. */
@@ -218,9 +218,19 @@ static void pcpu_write_unlock(void)
 		call_rcu(&rss.head, rss_exit);
 }
 
+/*
+ * Every design's readers and writer as one lock for lockdep: a reader
+ * that waits for a writer (rwlock, percpu_rwsem's slow path) deadlocks
+ * if the writer waits for something the reader holds; a read inside a
+ * read deadlocks when a writer arrives between the two.
+ */
+struct lockdep_map cpu_hotplug_lock_map = LOCKDEP_MAP_INIT("cpu_hotplug_lock");
+
 int cpus_read_lock(void)
 {
 	enum hotplug_sync d = READ_ONCE(design);
+
+	lock_acquire(&cpu_hotplug_lock_map, 0, false, _RET_IP_);
 
 	switch (d) {
 	case HOTPLUG_SYNC_RWLOCK:
@@ -239,6 +249,7 @@ int cpus_read_lock(void)
 
 void cpus_read_unlock(int cookie)
 {
+	lock_release(&cpu_hotplug_lock_map, _RET_IP_);
 	switch (cookie) {
 	case HOTPLUG_SYNC_RWLOCK:
 		rw_read_unlock();
@@ -257,6 +268,7 @@ void cpus_read_unlock(int cookie)
 
 void cpus_write_lock(void)
 {
+	lock_acquire(&cpu_hotplug_lock_map, 0, false, _RET_IP_);
 	writer_design = READ_ONCE(design);
 	if (writer_design == HOTPLUG_SYNC_RWLOCK)
 		rw_write_lock();
@@ -266,6 +278,7 @@ void cpus_write_lock(void)
 
 void cpus_write_unlock(void)
 {
+	lock_release(&cpu_hotplug_lock_map, _RET_IP_);
 	if (writer_design == HOTPLUG_SYNC_RWLOCK)
 		rw_write_unlock();
 	else if (writer_design == HOTPLUG_SYNC_PERCPU_RWSEM)

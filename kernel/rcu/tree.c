@@ -64,7 +64,7 @@
 #include <lib/stats.h>
 #include "rcu.h"
 
-struct rcu_state rcu_state = {.lock = __SPIN_LOCK_UNLOCKED};
+struct rcu_state rcu_state = {.lock = __SPIN_LOCK_UNLOCKED(rcu_state.lock)};
 DEFINE_CPU_ARRAY(struct rcu_data, rcu_data);
 
 static struct rcu_node *rcu_leaf(unsigned int cpu)

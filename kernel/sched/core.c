@@ -169,10 +169,10 @@ void double_rq_lock(struct rq *a, struct rq *b)
 		spin_lock(&a->lock);
 	} else if (a->cpu < b->cpu) {
 		spin_lock(&a->lock);
-		spin_lock(&b->lock);
+		spin_lock_nested(&b->lock, SINGLE_DEPTH_NESTING);
 	} else {
 		spin_lock(&b->lock);
-		spin_lock(&a->lock);
+		spin_lock_nested(&a->lock, SINGLE_DEPTH_NESTING);
 	}
 }
 
@@ -423,6 +423,7 @@ void finish_task_switch(struct task_struct *prev)
 	prev->migrate = false;
 	/* prev's registers are saved: others may now run it. */
 	smp_store_release(&prev->on_cpu, false);
+	lockdep_switch_in(&rq->lock.dep_map); /* taken by prev */
 	spin_unlock(&rq->lock);
 	local_irq_enable();
 	if (dead)
@@ -483,6 +484,8 @@ static void __schedule(bool preempt)
 	next->cpu = rq->cpu;
 	prev->nr_switches++;
 	trace_sched_switch(prev->pid, next->pid, next->comm);
+	/* next releases rq->lock in finish_task_switch(). */
+	lockdep_switch_out(&rq->lock.dep_map);
 	prev = cpu_switch_to(prev, next);
 	finish_task_switch(prev);
 }

@@ -48,16 +48,19 @@ void wake_up(struct wait_queue_head *wq)
 	spin_unlock_irqrestore(&wq->lock, flags);
 }
 
-void init_completion(struct completion *x)
+void __init_completion(struct completion *x, const char *name,
+		       const struct lock_class_key *key)
 {
 	x->done = 0;
 	init_waitqueue_head(&x->wait);
+	lockdep_init_map(&x->dep_map, name, key);
 }
 
 void complete(struct completion *x)
 {
 	unsigned long flags;
 
+	lock_signal_event(&x->dep_map, _RET_IP_);
 	/*
 	 * Count and wake in one critical section: a completion often lives
 	 * on the waiter's stack, and a waiter that sees done (polling, or
@@ -85,6 +88,7 @@ static bool try_take(struct completion *x)
 
 void wait_for_completion(struct completion *x)
 {
+	lock_wait_event(&x->dep_map, _RET_IP_);
 	wait_event(x->wait, try_take(x));
 }
 
@@ -113,6 +117,7 @@ static bool spin_for(struct completion *x, unsigned int spin_us)
 
 void wait_for_completion_spin(struct completion *x, unsigned int spin_us)
 {
+	lock_wait_event(&x->dep_map, _RET_IP_);
 	if (!spin_for(x, spin_us))
 		wait_for_completion(x);
 }
