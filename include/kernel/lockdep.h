@@ -49,6 +49,12 @@ void lockdep_assert_held_failed(const struct lockdep_map *map, const char *what,
  */
 void lock_wait_event(const struct lockdep_map *map, unsigned long ip);
 void lock_signal_event(const struct lockdep_map *map, unsigned long ip);
+/*
+ * An event that CPUs signal, not threads (RCU's quiescent-state reports,
+ * made at a context switch, a tick or an IPI whatever the thread holds):
+ * its signaller's locks are not what the waiter waits for.
+ */
+void lockdep_cpu_event(struct lockdep_map *map);
 /* The scheduler hands its run-queue lock from one thread to the next. */
 void lockdep_switch_out(const struct lockdep_map *map);
 void lockdep_switch_in(const struct lockdep_map *map);
@@ -94,6 +100,9 @@ static inline void lock_wait_event(const struct lockdep_map *map,
 }
 static inline void lock_signal_event(const struct lockdep_map *map,
 				     unsigned long ip)
+{
+}
+static inline void lockdep_cpu_event(struct lockdep_map *map)
 {
 }
 static inline void lockdep_switch_out(const struct lockdep_map *map)

@@ -68,6 +68,9 @@ struct caller {
 	u64 fp, pc;
 };
 
+/* A completion's owner when CPUs signal it (lockdep_cpu_event()). */
+static const char cpu_event_owner;
+
 bool debug_locks = true;
 unsigned long lockdep_reports;
 
@@ -796,7 +799,7 @@ void lock_signal_event(const struct lockdep_map *map, unsigned long ip)
 	u32 trace = 0;
 
 	if (lockdep_off_here() || !current->lockdep.depth ||
-	    map->owner == current)
+	    map->owner == current || map->owner == &cpu_event_owner)
 		return;
 	local_irq_save(flags);
 	t = &current->lockdep;
@@ -814,6 +817,11 @@ void lock_signal_event(const struct lockdep_map *map, unsigned long ip)
 	}
 	t->recursion--;
 	local_irq_restore(flags);
+}
+
+void lockdep_cpu_event(struct lockdep_map *map)
+{
+	map->owner = &cpu_event_owner;
 }
 
 /* The run-queue lock changes hands in a context switch: prev took it,

@@ -210,6 +210,9 @@ void synchronize_rcu_expedited(void)
 	t0 = ktime_get_ns();
 	exp_seq++;
 	init_completion(&exp_done);
+	/* Completed by the last CPU's quiescent state, from a context
+	 * switch, tick or IPI: not by a thread that holds something. */
+	lockdep_cpu_event(&exp_done.dep_map);
 	cpumask_clear(&saved);
 	/* The caller's CPU, left out of the targets, must stay its CPU
 	 * until every target has its IPI: see the design note. */
