@@ -74,6 +74,13 @@ bool lockdep_cpus_held(void);
 			lockdep_assert_held_failed(&(l)->dep_map, #l,   \
 						   __FILE__, __LINE__); \
 	} while (0)
+/* The hotplug lock (either of them), whose map is not at hand. */
+#define lockdep_assert_cpus_held()                                           \
+	do {                                                                 \
+		if (debug_locks && !lockdep_cpus_held())                     \
+			lockdep_assert_held_failed(NULL, "the hotplug lock", \
+						   __FILE__, __LINE__);      \
+	} while (0)
 #define RCU_LOCKDEP_WARN(c, s)                                         \
 	do {                                                           \
 		if (unlikely(debug_locks && (c)))                      \
@@ -121,6 +128,7 @@ static inline bool lockdep_cpus_held(void)
 }
 #define lockdep_is_held(l) ((void)(l), 1)
 #define lockdep_assert_held(l) ((void)(l))
+#define lockdep_assert_cpus_held() ((void)0)
 #define RCU_LOCKDEP_WARN(c, s) ((void)0)
 #define lockdep_percpu_ptr_check(cpu) ((void)0)
 #endif

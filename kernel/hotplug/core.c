@@ -540,6 +540,7 @@ static const char *down_refusal(unsigned int cpu)
 {
 	const struct cpu_operations *ops = get_cpu_ops(cpu);
 
+	lockdep_assert_held(&cpu_add_remove_lock);
 	if (!cpu_online(cpu))
 		return "it is not online";
 	if (num_online_cpus() == 1)

@@ -356,6 +356,7 @@ int hotplug_sync_parse(const char *name)
  */
 void hotplug_sync_switch(enum hotplug_sync sync)
 {
+	lockdep_assert_cpus_held();
 	WRITE_ONCE(design, sync);
 	synchronize_rcu(); /* rcu and stop_machine readers; fast-path picks */
 	rw_write_lock(); /* rwlock and slow-path percpu readers */

@@ -70,6 +70,7 @@ static void clear_need_resched(struct task_struct *p)
 /* Make rq's CPU reschedule soon. Caller holds rq->lock. */
 static void resched_curr(struct rq *rq)
 {
+	lockdep_assert_held(&rq->lock);
 	set_tsk_need_resched(rq->curr);
 	if (rq->cpu != smp_processor_id())
 		smp_send_reschedule(rq->cpu);
@@ -97,6 +98,7 @@ static unsigned int rq_nr_running(struct rq *rq)
  */
 static void update_depth(struct rq *rq, u64 now)
 {
+	lockdep_assert_held(&rq->lock);
 	rq->depth_ns += rq_nr_running(rq) * (now - rq->depth_stamp_ns);
 	rq->depth_stamp_ns = now;
 }
@@ -107,6 +109,7 @@ void update_curr(struct rq *rq)
 	u64 now = ktime_get_ns(), delta = now - rq->clock_ns;
 	struct task_struct *curr = rq->curr;
 
+	lockdep_assert_held(&rq->lock);
 	update_depth(rq, now);
 	rq->util_avg = util_project(rq->util_avg, curr != rq->idle, delta);
 	rq->clock_ns = now;
