@@ -105,7 +105,19 @@ HOTPLUG = "hotplug,hotplug_fault,hotplug_readers"
 # the thread may move to another CPU (kernel/debug/smp_processor_id.c). A boot
 # whose command line comes from a DTB file (shim_dtb a path) cannot get them.
 DEBUG_WORDS = "debug_preempt"
-DEBUG_FORBID = (r"BUG: using \w+\(\) in preemptible",)
+# lockdep's and PROVE_RCU's reports (kernel/debug/lockdep.c, make
+# LOCKDEP=1), each opening as Linux's does; its tables running out
+# (it turns itself off) fails a boot too.
+LOCKDEP_REPORTS = (r"WARNING: (possible circular locking dependency detected|"
+                   r"possible recursive locking detected|inconsistent lock state|"
+                   r"possible irq lock inversion dependency detected|"
+                   r"HARDIRQ-safe -> HARDIRQ-unsafe lock order detected|"
+                   r"bad unlock balance detected!|suspicious RCU usage|"
+                   r"lock not held)$")
+DEBUG_FORBID = (r"BUG: using \w+\(\) in preemptible", LOCKDEP_REPORTS,
+                r"^lockdep: out of entries")
+# The lockdep build (make LOCKDEP=1): its boots run this Image.
+LOCKDEP_IMAGE = "build/lockdep/Image"
 
 
 def kernel_cmdline(boot):
@@ -399,6 +411,20 @@ def torture_boot(name, qemu, append, expect=()):
                         r"rcu-torture: onoff: onOK/onTry [1-9]\d*/\d+ "
                         r"offOK/offTry [1-9]\d*/"),
                 forbid=(r"Kernel panic", KERNEL_WARNING, r"FAILURE"))
+
+
+def lockdep_boot(what, *expect_in_order, expect=()):
+    """lkdtm=WHAT on the lockdep build (2 CPUs): lockdep must print its
+    report, with the stacks and the held locks, and the boot go on."""
+    return Boot(f"lockdep-{what}", ["--image", LOCKDEP_IMAGE, "--smp", "2"],
+                append=f"lkdtm={what} poweroff", ktap=False, debug=False,
+                expect=expect,
+                expect_in_order=(rf"^lkdtm: injecting '{what}'$",
+                                 r"^={20,}$", *expect_in_order,
+                                 r"^stack backtrace:$",
+                                 r"^CPU: \d+ PID: \d+ Comm: init$",
+                                 rf"^lkdtm: '{what}' done$"),
+                forbid=(r"Kernel panic", r"^lockdep: out of entries"))
 
 
 def smp_boot(name, qemu, expect=(), timeout=0):
@@ -1218,6 +1244,59 @@ BOOTS = [
                           r"\[00000000\] code: init/\d+$",
                           r"^caller is fault_percpu_preemptible\+0x"),
          forbid=(r"did not fault", r"Kernel panic", r"needs the debug_preempt")),
+    # lockdep (make LOCKDEP=1): each detector reports its lkdtm misuse as
+    # Linux prints it. Two locks taken A-B, then B-A:
+    lockdep_boot("ab_ba",
+                 r"^WARNING: possible circular locking dependency detected$",
+                 r"^init/\d+ is trying to acquire lock:$",
+                 r"^\(lkdtm_lock_a\)\{\+\.\.\.\}, at: lockdep_ab_ba\+0x",
+                 r"^but task is already holding lock:$",
+                 r"^\(lkdtm_lock_b\)\{\+\.\.\.\}, at: lockdep_ab_ba\+0x",
+                 r"^the existing dependency chain \(in reverse order\) is:$",
+                 r"^-> #1 \(lkdtm_lock_b\)", r"^\s+lockdep_ab_ba\+0x",
+                 r"^-> #0 \(lkdtm_lock_a\)", r"^ \*\*\* DEADLOCK \*\*\*$",
+                 r"^1 lock held by init/\d+:$", r"^ #0: \(lkdtm_lock_b\)"),
+    # A lock an interrupt handler takes (hardirq-safe), ordered before
+    # one taken with IRQs on (hardirq-unsafe):
+    lockdep_boot("irq_inversion",
+                 r"^WARNING: HARDIRQ-safe -> HARDIRQ-unsafe lock order detected$",
+                 r"^ \(lkdtm_lock_a\)\{-\.\.\.\} -> \(lkdtm_lock_b\)\{\+\.\.\.\}$",
+                 r"^\.\.\. which became HARDIRQ-irq-safe at:$",
+                 r"^\s+take_lock_a\+0x", r"^\s+gic_handle_irq\+0x",
+                 r"^\.\.\. which became HARDIRQ-irq-unsafe at:$",
+                 r"^\s+lockdep_irq_inversion\+0x", r"^  <Interrupt>$"),
+    # A wait for a completion with a mutex held that its completer
+    # (another thread) held when it completed one of the same class:
+    lockdep_boot("wait_under_lock",
+                 r"^WARNING: possible circular locking dependency detected$",
+                 r"^\(done\)\{\.\.\.\.\}, at: lockdep_wait_under_lock\+0x",
+                 r"^\(lkdtm_mutex\)\{\+\.\.\.\}, at: lockdep_wait_under_lock\+0x",
+                 r"^-> #1 \(lkdtm_mutex\)", r"^\s+complete\+0x",
+                 r"^\s+complete_pair\+0x", r"^-> #0 \(done\)"),
+    # PROVE_RCU: an RCU-protected pointer read outside a read-side section,
+    # and another CPU's per-CPU area used outside one without the hotplug
+    # lock.
+    lockdep_boot("rcu_deref",
+                 r"^WARNING: suspicious RCU usage$",
+                 r"^kernel/debug/lkdtm\.c:\d+ suspicious rcu_dereference_check\(\) usage!$",
+                 r"^no locks held by init/\d+\.$",
+                 expect=(r"^\s+lockdep_rcu_deref\+0x",)),
+    lockdep_boot("percpu_remote",
+                 r"^WARNING: suspicious RCU usage$",
+                 r"^kernel/debug/lkdtm\.c:\d+ per_cpu_ptr\(\) of another CPU used "
+                 r"outside a read-side section and without the hotplug lock!$",
+                 expect=(r"^\s+lockdep_percpu_remote\+0x",)),
+    # The lockdep build over the suites and the torture, on virt (GICv2,
+    # GICv3) and raspi3b: any report fails them (DEBUG_FORBID).
+    Boot("lockdep-virt-smp4-all", ["--image", LOCKDEP_IMAGE, "--smp", "4"],
+         append="test=all poweroff", timeout=300),
+    Boot("lockdep-virt-smp4-gicv3-all",
+         ["--image", LOCKDEP_IMAGE, "--smp", "4", "--gic", "3"],
+         append="test=all poweroff", timeout=300),
+    Boot("lockdep-raspi3b-all", ["--image", LOCKDEP_IMAGE, "--machine", "raspi3b"],
+         append="test=all poweroff", timeout=300),
+    torture_boot("lockdep-torture-smp4", ["--image", LOCKDEP_IMAGE, "--smp", "4"],
+                 "torture=10"),
     # A thread blocked forever is reported with its backtrace (then panics).
     Boot("hung-task",
          ["--smp", "2"],
