@@ -226,7 +226,7 @@ $(B)/Image: $(B)/kernel.elf
 run: $(B)/Image
 	./qemu.sh --smp 4 --append "policy=rqdepth demo"
 
-test: $(B)/Image $(B)/lean/Image tfa-virt
+test: $(B)/Image $(B)/lean/Image $(B)/lockdep/Image tfa-virt
 	python3 tests/run.py
 
 # TF-A for QEMU virt (qemu.sh --machine virt --firmware tfa), built once
@@ -240,6 +240,11 @@ lean: $(B)/lean/Image $(B)/Image
 	@ls -l $(B)/Image $(B)/lean/Image | awk '{ print $$5, $$NF }'
 $(B)/lean/Image: FORCE
 	@$(MAKE) --no-print-directory B=$(B)/lean TESTS=0 BENCH=0 all
+
+# The lockdep build (LOCKDEP=1) beside the full one, for make test's
+# lockdep boots (tests/matrix.py LOCKDEP_IMAGE).
+$(B)/lockdep/Image: FORCE
+	@$(MAKE) --no-print-directory B=$(B)/lockdep LOCKDEP=1 all
 
 # GICv3 at scale: 64 CPUs (boot, SMP and hotplug suites) and 256 CPUs (boot,
 # hotplug cycles from the shell). Minutes per boot under TCG.

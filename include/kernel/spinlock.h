@@ -30,11 +30,15 @@ static inline void __spin_lock_init(spinlock_t *lock, const char *name,
 }
 
 /* One lock class per call site, as in Linux. */
+#ifdef CONFIG_PROVE_LOCKING
 #define spin_lock_init(lock)                             \
 	do {                                             \
 		static struct lock_class_key __key;      \
 		__spin_lock_init((lock), #lock, &__key); \
 	} while (0)
+#else
+#define spin_lock_init(lock) __spin_lock_init((lock), NULL, NULL)
+#endif
 
 static inline void arch_spin_lock(spinlock_t *lock)
 {

@@ -84,11 +84,15 @@ void __init_completion(struct completion *x, const char *name,
 		       const struct lock_class_key *key);
 /* One lockdep class per call site: a wait with a lock held that the
  * completer takes before complete() is reported as a cycle. */
+#ifdef CONFIG_PROVE_LOCKING
 #define init_completion(x)                          \
 	do {                                        \
 		static struct lock_class_key __key; \
 		__init_completion((x), #x, &__key); \
 	} while (0)
+#else
+#define init_completion(x) __init_completion((x), NULL, NULL)
+#endif
 void complete(struct completion *x);
 void wait_for_completion(struct completion *x);
 /* Returns the jiffies left (>= 1), or 0 if it timed out. */
