@@ -26,6 +26,7 @@
 #include <kernel/panic.h>
 #include <kernel/percpu.h>
 #include <kernel/printk.h>
+#include <kernel/shell.h>
 #include <kernel/spinlock.h>
 #include <lib/printf.h>
 #include <string.h>
@@ -920,3 +921,20 @@ void lockdep_percpu_check(unsigned int cpu, const char *file, int line)
 		"per_cpu_ptr() of another CPU used outside a "
 		"read-side section and without the hotplug lock");
 }
+
+/* The shell's `lockdep`: whether it still checks, and its tables' use. */
+static int cmd_lockdep(int argc, char **argv)
+{
+	pr_info("lockdep: %s, %u reports; lock classes %u of %u, "
+		"dependencies %u of %u, stack traces %u of %u (%u of %u "
+		"entries)\n",
+		READ_ONCE(debug_locks) ? "on" : "off",
+		(unsigned int)READ_ONCE(lockdep_reports),
+		READ_ONCE(nr_lock_classes) - 1, MAX_LOCKDEP_KEYS - 1,
+		READ_ONCE(nr_list_entries) - 1, MAX_LOCKDEP_ENTRIES - 1,
+		READ_ONCE(nr_traces) - 1, MAX_TRACES - 1,
+		READ_ONCE(nr_stack_trace_entries), MAX_STACK_TRACE_ENTRIES);
+	return 0;
+}
+SHELL_CMD(lockdep, NULL, "lockdep: on or off, and how full its tables are",
+	  cmd_lockdep);
