@@ -122,6 +122,11 @@ static void debug_locks_off_graph_unlock(void)
 	graph_unlock();
 }
 
+void debug_locks_off(void)
+{
+	WRITE_ONCE(debug_locks, false);
+}
+
 /* A table is full: say so once and stop checking (graph lock held). */
 static void out_of_entries(const char *what)
 {
