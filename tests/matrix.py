@@ -115,6 +115,7 @@ LOCKDEP_REPORTS = (r"WARNING: (possible circular locking dependency detected|"
                    r"bad unlock balance detected!|suspicious RCU usage|"
                    r"lock not held)$")
 DEBUG_FORBID = (r"BUG: using \w+\(\) in preemptible", LOCKDEP_REPORTS,
+                r"BUG: sleeping function called from invalid context",
                 r"^lockdep: out of entries")
 # The lockdep build (make LOCKDEP=1): its boots run this Image.
 LOCKDEP_IMAGE = "build/lockdep/Image"
@@ -1273,6 +1274,18 @@ BOOTS = [
                  r"^\(lkdtm_mutex\)\{\+\.\.\.\}, at: lockdep_wait_under_lock\+0x",
                  r"^-> #1 \(lkdtm_mutex\)", r"^\s+complete\+0x",
                  r"^\s+complete_pair\+0x", r"^-> #0 \(done\)"),
+    # A mutex taken inside a read-side section (might_sleep()), free so
+    # that nothing sleeps:
+    Boot("lockdep-sleep_in_atomic", ["--image", LOCKDEP_IMAGE, "--smp", "2"],
+         append="lkdtm=sleep_in_atomic poweroff", ktap=False, debug=False,
+         expect_in_order=(r"^lkdtm: injecting 'sleep_in_atomic'$",
+                          r"^BUG: sleeping function called from invalid context "
+                          r"at kernel/sched/mutex\.c:\d+$",
+                          r"^in_atomic\(\): 1, irqs_disabled\(\): 0, pid: \d+, name: init$",
+                          r"^stack backtrace:$", r"^\s+mutex_lock\+0x",
+                          r"^\s+lockdep_sleep_in_atomic\+0x",
+                          r"^lkdtm: 'sleep_in_atomic' done$"),
+         forbid=(r"Kernel panic", r"scheduling while atomic")),
     # PROVE_RCU: an RCU-protected pointer read outside a read-side section,
     # and another CPU's per-CPU area used outside one without the hotplug
     # lock.

@@ -34,6 +34,14 @@ extern bool debug_locks;
 /* Reports printed since boot (tests read it). */
 extern unsigned long lockdep_reports;
 
+/*
+ * might_sleep() (Linux's CONFIG_DEBUG_ATOMIC_SLEEP): the caller may
+ * sleep here, so it must not be atomic (preemption or IRQs off, which
+ * here is also an RCU read-side section), even when this call happens
+ * not to sleep.
+ */
+void __might_sleep(const char *file, int line);
+#define might_sleep() __might_sleep(__FILE__, __LINE__)
 /* Stop checking for good (a panic), without a report. */
 void debug_locks_off(void);
 void lockdep_init_map(struct lockdep_map *map, const char *name,
@@ -93,6 +101,7 @@ bool lockdep_cpus_held(void);
 #else
 /* Off: nothing is evaluated but what the caller would evaluate anyway. */
 #define debug_locks_off() ((void)0)
+#define might_sleep() ((void)0)
 #define lockdep_init_map(map, name, key) \
 	((void)(map), (void)(name), (void)(key))
 #define lock_acquire(map, subclass, trylock, ip) ((void)(map), (void)(subclass))

@@ -38,6 +38,7 @@ void wake_up(struct wait_queue_head *wq);
 #define __wait_event(wq, cond, state)                        \
 	do {                                                 \
 		DEFINE_WAIT(__w);                            \
+		might_sleep();                               \
 		for (;;) {                                   \
 			prepare_to_wait(&(wq), &__w, state); \
 			if (cond)                            \

@@ -259,6 +259,20 @@ static noinline void lockdep_wait_under_lock(void)
 	mutex_unlock(&lkdtm_mutex);
 }
 
+/*
+ * A mutex taken with preemption off (a read-side section): it is free, so
+ * nothing sleeps, but had it been held this would schedule while atomic.
+ */
+static noinline void lockdep_sleep_in_atomic(void)
+{
+	static DEFINE_MUTEX(lkdtm_atomic_mutex);
+
+	rcu_read_lock();
+	mutex_lock(&lkdtm_atomic_mutex);
+	mutex_unlock(&lkdtm_atomic_mutex);
+	rcu_read_unlock();
+}
+
 struct lkdtm_obj {
 	int value;
 };
@@ -314,6 +328,7 @@ static const struct {
 	{"ab_ba", lockdep_ab_ba},
 	{"irq_inversion", lockdep_irq_inversion},
 	{"wait_under_lock", lockdep_wait_under_lock},
+	{"sleep_in_atomic", lockdep_sleep_in_atomic},
 	{"rcu_deref", lockdep_rcu_deref},
 	{"percpu_remote", lockdep_percpu_remote},
 };
@@ -322,7 +337,8 @@ static char lkdtm_word[32];
 param_string("lkdtm", lkdtm_word,
 	     "rodata|text|exec|null|undef|stack|overflow|rcu_yield|panic|"
 	     "hang|stall|percpu_preemptible|ab_ba|irq_inversion|"
-	     "wait_under_lock|rcu_deref|percpu_remote: crash, hang or misuse "
+	     "wait_under_lock|sleep_in_atomic|rcu_deref|percpu_remote: crash, "
+	     "hang or misuse "
 	     "on purpose, to see the report");
 
 void lkdtm_boot(void)
@@ -362,6 +378,7 @@ void lkdtm_run(const char *what)
 		pr_err("unknown fault '%s' (rodata text exec null undef stack "
 		       "overflow rcu_yield panic hang stall "
 		       "percpu_preemptible ab_ba irq_inversion wait_under_lock "
+		       "sleep_in_atomic "
 		       "rcu_deref percpu_remote)\n",
 		       what);
 }

@@ -872,6 +872,40 @@ void lockdep_assert_held_failed(const struct lockdep_map *map, const char *what,
 	local_irq_restore(flags);
 }
 
+/*
+ * A call that may sleep, made where sleeping is a bug: only a sleep that
+ * happens is fatal (__schedule()'s "scheduling while atomic"), so this
+ * reports the ones that happen not to. Idle threads (the boot thread
+ * before the scheduler runs) never sleep and are not checked.
+ */
+void __might_sleep(const char *file, int line)
+{
+	struct task_struct *p = current;
+	unsigned int pc = preempt_count();
+	unsigned long flags;
+
+	if (!READ_ONCE(debug_locks) || (!pc && !irqs_disabled()) || p->idle ||
+	    !p->pid || p->lockdep.recursion)
+		return;
+	local_irq_save(flags);
+	if (!graph_lock()) {
+		local_irq_restore(flags);
+		return;
+	}
+	p->lockdep.recursion++;
+	debug_locks_off_graph_unlock();
+	pr_err("BUG: sleeping function called from invalid context at "
+	       "%s:%d\n",
+	       file, line);
+	pr_err("in_atomic(): %d, irqs_disabled(): %d, pid: %d, name: %s\n",
+	       pc != 0, (flags & DAIF_I) != 0, p->pid, p->comm);
+	pr_err("preempt_count: %x, expected: 0\n", pc);
+	lockdep_print_held_locks(p);
+	print_footer();
+	p->lockdep.recursion--;
+	local_irq_restore(flags);
+}
+
 /* ---- PROVE_RCU ---- */
 
 /* Classic RCU: any preemption- or IRQ-disabled stretch is a reader. */

@@ -88,12 +88,14 @@ static bool try_take(struct completion *x)
 
 void wait_for_completion(struct completion *x)
 {
+	might_sleep();
 	lock_wait_event(&x->dep_map, _RET_IP_);
 	wait_event(x->wait, try_take(x));
 }
 
 u64 wait_for_completion_timeout(struct completion *x, u64 timeout)
 {
+	might_sleep();
 	return wait_event_timeout(x->wait, try_take(x), timeout);
 }
 
@@ -117,6 +119,7 @@ static bool spin_for(struct completion *x, unsigned int spin_us)
 
 void wait_for_completion_spin(struct completion *x, unsigned int spin_us)
 {
+	might_sleep();
 	lock_wait_event(&x->dep_map, _RET_IP_);
 	if (!spin_for(x, spin_us))
 		wait_for_completion(x);
@@ -125,6 +128,7 @@ void wait_for_completion_spin(struct completion *x, unsigned int spin_us)
 u64 wait_for_completion_spin_timeout(struct completion *x, unsigned int spin_us,
 				     u64 timeout)
 {
+	might_sleep();
 	if (spin_for(x, spin_us))
 		return timeout ? timeout : 1;
 	return wait_for_completion_timeout(x, timeout);
@@ -162,6 +166,7 @@ u64 schedule_timeout(u64 timeout)
 
 void msleep(unsigned int ms)
 {
+	might_sleep();
 	u64 left = msecs_to_jiffies(ms) + 1;
 
 	while (left) {
