@@ -102,6 +102,7 @@ struct rcu_stats {
 	/* Requests for a GP that took rcu_state.lock (none ran to end it). */
 	u64 gp_requests_locked;
 };
+/* Never sleeps: also from inside a read-side section. */
 void rcu_get_stats(struct rcu_stats *st);
 u64 rcu_cbs_queued(unsigned int cpu);
 u64 rcu_cbs_invoked(unsigned int cpu);
