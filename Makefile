@@ -37,11 +37,12 @@ ifeq ($(BENCH),1)
 OPT += -DCONFIG_BENCH
 endif
 # LOCKDEP=1: lockdep and PROVE_RCU (kernel/debug/lockdep.c), built in
-# build/lockdep/ unless B= says where. Off, their hooks are empty inlines.
+# build/lockdep/ unless B is not the default (B=DIR, or a build that sets
+# it first). Off, their hooks are empty macros.
 LOCKDEP ?= 0
 ifeq ($(LOCKDEP),1)
 OPT += -DCONFIG_PROVE_LOCKING -DCONFIG_PROVE_RCU
-ifeq ($(origin B),file)
+ifeq ($(B),build)
 B := build/lockdep
 endif
 endif
