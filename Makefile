@@ -62,9 +62,21 @@ OPT += -DCONFIG_UBSAN
 SAN_CFLAGS += -fsanitize=shift,integer-divide-by-zero,unreachable,vla-bound \
 	-fsanitize=null,signed-integer-overflow,bounds,alignment,object-size \
 	-fsanitize=bool,enum,builtin,nonnull-attribute,returns-nonnull-attribute
+# lockdep and PROVE_RCU (kernel/debug/lockdep.c), as LOCKDEP=1 below.
+LOCKDEP := 1
 san-y += kernel/debug/kasan.o kernel/debug/ubsan.o
 nosan-y += arch/arm64/early_mmu.o kernel/debug/kasan.o kernel/debug/ubsan.o \
 	kernel/mm/kmalloc.o
+endif
+# LOCKDEP=1: lockdep and PROVE_RCU (kernel/debug/lockdep.c), built in
+# build/lockdep/ unless B is not the default (B=DIR, or a build that sets
+# it first). Off, their hooks are empty macros.
+LOCKDEP ?= 0
+ifeq ($(LOCKDEP),1)
+OPT += -DCONFIG_PROVE_LOCKING -DCONFIG_PROVE_RCU
+ifeq ($(B),build)
+B := build/lockdep
+endif
 endif
 GDB_PORT ?= 1234
 
@@ -101,6 +113,9 @@ governor-y := $(addprefix kernel/governor/, governor.o policy.o model.o \
 	boot.o workload.o shell.o)
 debug-y := $(addprefix kernel/debug/, panic.o kallsyms.o stackprotector.o \
 	smp_processor_id.o fault.o)
+ifeq ($(LOCKDEP),1)
+debug-y += kernel/debug/lockdep.o
+endif
 lib-y := $(addprefix lib/, string.o vsprintf.o bitmap.o cpumask.o \
 	cmdline.o fdt.o stats.o)
 drivers-y := $(addprefix drivers/, serial/pl011.o serial/bcm2835_aux_uart.o \
@@ -174,6 +189,7 @@ help:
 	@echo "make sdcard BOARD=rpi3|rpi4|rpi5 [FIRMWARE=tfa] [APPEND=\"ARGS\"]"
 	@echo "                SD-card image build/sdcard-BOARD.img (docs/boards.md)"
 	@echo "make DEBUG=1    build with -Og for stepping in GDB"
+	@echo "make LOCKDEP=1  lockdep and PROVE_RCU, in build/lockdep/ (Image there)"
 	@echo "make NR_CPUS=N  build for at most N CPUs (default: include/lib/cpumask.h);"
 	@echo "                switching rebuilds all (B=DIR: build in DIR, not build/)"
 	@echo "make nr-cpus-cost  the 256 and 4096 builds side by side: what each"
@@ -269,6 +285,11 @@ sanitize: $(B)/sanitize/Image
 	@ls -l $(B)/Image $(B)/sanitize/Image 2>/dev/null | awk '{ print $$5, $$NF }'
 $(B)/sanitize/Image: FORCE
 	@$(MAKE) --no-print-directory B=$(B)/sanitize SANITIZE=1 all
+
+# The lockdep build (LOCKDEP=1) beside the full one, for make test's
+# lockdep boots (tests/matrix.py LOCKDEP_IMAGE).
+$(B)/lockdep/Image: FORCE
+	@$(MAKE) --no-print-directory B=$(B)/lockdep LOCKDEP=1 all
 
 # GICv3 at scale: 64 CPUs (boot, SMP and hotplug suites) and 256 CPUs (boot,
 # hotplug cycles from the shell). Minutes per boot under TCG.

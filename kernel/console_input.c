@@ -13,7 +13,7 @@ static struct {
 	char buf[RX_RING];
 	unsigned int head, tail;
 	u64 dropped;
-} rx = {.lock = __SPIN_LOCK_UNLOCKED};
+} rx = {.lock = __SPIN_LOCK_UNLOCKED(rx.lock)};
 static DECLARE_WAIT_QUEUE_HEAD(rx_wait);
 
 void console_receive(const char *s, size_t n)

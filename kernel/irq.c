@@ -218,6 +218,7 @@ static int irq_alloc_kstat(struct irq_desc *desc)
 static int irq_claim(struct irq_desc *desc, irq_handler_t handler,
 		     const char *name, void *dev, bool percpu)
 {
+	lockdep_assert_held(&irq_desc_lock);
 	if (desc->handler)
 		return -EBUSY;
 	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)
@@ -366,6 +367,7 @@ static int irq_route(unsigned int irq, unsigned int cpu)
 {
 	int err = irqchip->set_affinity(irq, cpu);
 
+	lockdep_assert_held(&irq_desc_lock);
 	if (!err)
 		WRITE_ONCE(irq_desc[irq].affinity, cpu);
 	return err;

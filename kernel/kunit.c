@@ -173,7 +173,7 @@ static int count_unknown(const char *which, bool print, int index)
 	return unknown;
 }
 
-static char test_word[128];
+static char test_word[256]; /* room for every suite by name */
 param_string("test", test_word,
 	     "all|SUITE[,SUITE]: run in-kernel tests (KTAP)");
 

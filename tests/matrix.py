@@ -112,7 +112,21 @@ HOTPLUG = "hotplug,hotplug_fault,hotplug_readers"
 # the thread may move to another CPU (kernel/debug/smp_processor_id.c). A boot
 # whose command line comes from a DTB file (shim_dtb a path) cannot get them.
 DEBUG_WORDS = "debug_preempt"
-DEBUG_FORBID = (r"BUG: using \w+\(\) in preemptible",)
+# lockdep's and PROVE_RCU's reports (kernel/debug/lockdep.c, make
+# LOCKDEP=1), each opening as Linux's does; its tables running out
+# (it turns itself off) fails a boot too.
+LOCKDEP_REPORTS = (r"WARNING: (possible circular locking dependency detected|"
+                   r"possible recursive locking detected|inconsistent lock state|"
+                   r"possible irq lock inversion dependency detected|"
+                   r"HARDIRQ-safe -> HARDIRQ-unsafe lock order detected|"
+                   r"bad unlock balance detected!|suspicious RCU usage|"
+                   r"lock not held)$")
+DEBUG_FORBID = (r"BUG: using \w+\(\) in preemptible", LOCKDEP_REPORTS,
+                r"BUG: sleeping function called from invalid context",
+                r"^lockdep: out of entries")
+# Lockdep and PROVE_RCU are in the sanitizing build (make SANITIZE=1) with
+# KASAN and UBSAN; make LOCKDEP=1 builds them alone (build/lockdep/).
+LOCKDEP_IMAGE = "build/sanitize/Image"
 
 # A report of the sanitizing build's detectors (make SANITIZE=1,
 # kernel/debug/kasan.c, ubsan.c): it fails any boot, of any build, that
@@ -438,6 +452,20 @@ def torture_boot(name, qemu, append, expect=()):
                 forbid=(r"Kernel panic", KERNEL_WARNING, r"FAILURE"))
 
 
+def lockdep_boot(what, *expect_in_order, expect=()):
+    """lkdtm=WHAT on the lockdep build (2 CPUs): lockdep must print its
+    report, with the stacks and the held locks, and the boot go on."""
+    return Boot(f"lockdep-{what}", ["--image", LOCKDEP_IMAGE, "--smp", "2"],
+                append=f"lkdtm={what} poweroff", ktap=False, debug=False,
+                expect=expect,
+                expect_in_order=(rf"^lkdtm: injecting '{what}'$",
+                                 r"^={20,}$", *expect_in_order,
+                                 r"^stack backtrace:$",
+                                 r"^CPU: \d+ PID: \d+ Comm: init$",
+                                 rf"^lkdtm: '{what}' done$"),
+                forbid=(r"Kernel panic", r"^lockdep: out of entries"))
+
+
 def smp_boot(name, qemu, expect=(), timeout=0):
     """test=all on an SMP virt machine: every CPU the DTB lists comes up."""
     cpus = int(qemu[qemu.index("--smp") + 1])
@@ -472,7 +500,7 @@ BOOTS = [
          nr_cpus=4096,
          expect=(r"\bBrought up 4 of 4 CPUs$",
                  r"^Memory: \d+ KiB free after boot, .*\(4 CPUs, NR_CPUS 4096\)$")),
-    # The sanitizing build (make SANITIZE=1: KASAN, UBSAN) over every suite
+    # The sanitizing build (make SANITIZE=1: KASAN, UBSAN, lockdep) over every suite
     # with a bounded stress on GICv2, GICv3 and raspi3b, the torture and a
     # sweep sample on GICv2: no report (SANITIZER_FORBID fails any).
     Boot("sanitize-virt-gicv2-smp4",
@@ -486,9 +514,14 @@ BOOTS = [
          ["--image", SANITIZE_IMAGE, "--gic", "3", "--smp", "4"],
          append="test=all stress=20 poweroff", timeout=600,
          expect=(r"\bBrought up 4 of 4 CPUs$",)),
+    # raspi3b runs every suite but sched_pack: lockdep's and KASAN's cost
+    # per lock and access makes its light threads too heavy to pack on 2
+    # CPUs there; virt runs it.
     Boot("sanitize-raspi3b",
          ["--image", SANITIZE_IMAGE, "--machine", "raspi3b"],
-         append="test=all stress=15 poweroff", timeout=720,
+         append="test=boot,mm,mmu,smp,sched,rcu,hotplug,hotplug_fault,"
+                "hotplug_readers,hotplug_sweep,stress,irq,timer,governor,psci,"
+                "trace,cpuidle,fault,suspend stress=15 poweroff", timeout=720,
          expect=(r"\bBrought up 4 of 4 CPUs$",)),
     # Each detector's lkdtm trigger: the report as Linux prints it, with
     # the stacks of the access, the allocation and the free.
@@ -1376,6 +1409,60 @@ BOOTS = [
                           r"\[00000000\] code: init/\d+$",
                           r"^caller is fault_percpu_preemptible\+0x"),
          forbid=(r"did not fault", r"Kernel panic", r"needs the debug_preempt")),
+    # lockdep (make LOCKDEP=1): each detector reports its lkdtm misuse as
+    # Linux prints it. Two locks taken A-B, then B-A:
+    lockdep_boot("ab_ba",
+                 r"^WARNING: possible circular locking dependency detected$",
+                 r"^init/\d+ is trying to acquire lock:$",
+                 r"^\(lkdtm_lock_a\)\{\+\.\.\.\}, at: lockdep_ab_ba\+0x",
+                 r"^but task is already holding lock:$",
+                 r"^\(lkdtm_lock_b\)\{\+\.\.\.\}, at: lockdep_ab_ba\+0x",
+                 r"^the existing dependency chain \(in reverse order\) is:$",
+                 r"^-> #1 \(lkdtm_lock_b\)", r"^\s+lockdep_ab_ba\+0x",
+                 r"^-> #0 \(lkdtm_lock_a\)", r"^ \*\*\* DEADLOCK \*\*\*$",
+                 r"^1 lock held by init/\d+:$", r"^ #0: \(lkdtm_lock_b\)"),
+    # A lock an interrupt handler takes (hardirq-safe), ordered before
+    # one taken with IRQs on (hardirq-unsafe):
+    lockdep_boot("irq_inversion",
+                 r"^WARNING: HARDIRQ-safe -> HARDIRQ-unsafe lock order detected$",
+                 r"^ \(lkdtm_lock_a\)\{-\.\.\.\} -> \(lkdtm_lock_b\)\{\+\.\.\.\}$",
+                 r"^\.\.\. which became HARDIRQ-irq-safe at:$",
+                 r"^\s+take_lock_a\+0x", r"^\s+gic_handle_irq\+0x",
+                 r"^\.\.\. which became HARDIRQ-irq-unsafe at:$",
+                 r"^\s+lockdep_irq_inversion\+0x", r"^  <Interrupt>$"),
+    # A wait for a completion with a mutex held that its completer
+    # (another thread) held when it completed one of the same class:
+    lockdep_boot("wait_under_lock",
+                 r"^WARNING: possible circular locking dependency detected$",
+                 r"^\(done\)\{\.\.\.\.\}, at: lockdep_wait_under_lock\+0x",
+                 r"^\(lkdtm_mutex\)\{\+\.\.\.\}, at: lockdep_wait_under_lock\+0x",
+                 r"^-> #1 \(lkdtm_mutex\)", r"^\s+complete\+0x",
+                 r"^\s+complete_pair\+0x", r"^-> #0 \(done\)"),
+    # A mutex taken inside a read-side section (might_sleep()), free so
+    # that nothing sleeps:
+    Boot("lockdep-sleep_in_atomic", ["--image", LOCKDEP_IMAGE, "--smp", "2"],
+         append="lkdtm=sleep_in_atomic poweroff", ktap=False, debug=False,
+         expect_in_order=(r"^lkdtm: injecting 'sleep_in_atomic'$",
+                          r"^BUG: sleeping function called from invalid context "
+                          r"at kernel/sched/mutex\.c:\d+$",
+                          r"^in_atomic\(\): 1, irqs_disabled\(\): 0, pid: \d+, name: init$",
+                          r"^stack backtrace:$", r"^\s+mutex_lock\+0x",
+                          r"^\s+lockdep_sleep_in_atomic\+0x",
+                          r"^lkdtm: 'sleep_in_atomic' done$"),
+         forbid=(r"Kernel panic", r"scheduling while atomic")),
+    # PROVE_RCU: an RCU-protected pointer read outside a read-side section,
+    # and another CPU's per-CPU area used outside one without the hotplug
+    # lock.
+    lockdep_boot("rcu_deref",
+                 r"^WARNING: suspicious RCU usage$",
+                 r"^kernel/debug/lkdtm\.c:\d+ suspicious rcu_dereference_check\(\) usage!$",
+                 r"^no locks held by init/\d+\.$",
+                 expect=(r"^\s+lockdep_rcu_deref\+0x",)),
+    lockdep_boot("percpu_remote",
+                 r"^WARNING: suspicious RCU usage$",
+                 r"^kernel/debug/lkdtm\.c:\d+ per_cpu_ptr\(\) of another CPU used "
+                 r"outside a read-side section and without the hotplug lock!$",
+                 expect=(r"^\s+lockdep_percpu_remote\+0x",)),
     # A thread blocked forever is reported with its backtrace (then panics).
     Boot("hung-task",
          ["--smp", "2"],

@@ -15,11 +15,15 @@ struct mutex {
 	spinlock_t wait_lock; /* guards owner and wait_list */
 	struct task_struct *owner;
 	struct list_head wait_list;
+	struct lockdep_map dep_map; /* empty without lockdep */
 };
 
-#define DEFINE_MUTEX(name)                               \
-	struct mutex name = {__SPIN_LOCK_UNLOCKED, NULL, \
-			     LIST_HEAD_INIT(name.wait_list)}
+#define DEFINE_MUTEX(name)                                                 \
+	struct mutex name = {.wait_lock =                                  \
+				     __SPIN_LOCK_UNLOCKED(name.wait_lock), \
+			     .owner = NULL,                                \
+			     .wait_list = LIST_HEAD_INIT(name.wait_list),  \
+			     .dep_map = LOCKDEP_MAP_INIT(#name)}
 
 void mutex_lock(struct mutex *m);
 void mutex_unlock(struct mutex *m);

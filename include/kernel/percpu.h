@@ -19,6 +19,7 @@
 
 #include <asm/percpu.h>
 #include <kernel/current.h>
+#include <kernel/lockdep.h>
 #include <lib/cpumask.h>
 #include <lib/kernel.h>
 
@@ -31,8 +32,13 @@ extern unsigned long *__per_cpu_offset; /* nr_cpu_ids entries */
 
 #define SHIFT_PERCPU_PTR(ptr, off) \
 	((__typeof__(ptr))((unsigned long)(ptr) + (off)))
-#define per_cpu_ptr(ptr, cpu) \
-	SHIFT_PERCPU_PTR(ptr, READ_ONCE(__per_cpu_offset[cpu]))
+/* With lockdep, each use is held to include/kernel/cpu.h's rule. */
+#define per_cpu_ptr(ptr, cpu)                                              \
+	({                                                                 \
+		unsigned int __cpu = (cpu);                                \
+		lockdep_percpu_ptr_check(__cpu);                           \
+		SHIFT_PERCPU_PTR(ptr, READ_ONCE(__per_cpu_offset[__cpu])); \
+	})
 #define per_cpu(var, cpu) (*per_cpu_ptr(&(var), cpu))
 
 /* The debug_preempt word: check each this_cpu_*()/smp_processor_id(). */

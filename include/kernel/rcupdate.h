@@ -9,6 +9,7 @@
 #define KERNEL_RCUPDATE_H
 
 #include <asm/barrier.h>
+#include <kernel/lockdep.h>
 #include <kernel/preempt.h>
 
 /*
@@ -33,7 +34,15 @@ static inline void rcu_read_unlock(void)
  * Pairs with rcu_assign_pointer()'s store-release, which orders the
  * initialisation of the object before the pointer's publication.
  */
-#define rcu_dereference(p) READ_ONCE(p)
+#define rcu_dereference_check(p, c)                                           \
+	({                                                                    \
+		RCU_LOCKDEP_WARN(!(c) && !rcu_read_lock_held(),               \
+				 "suspicious rcu_dereference_check() usage"); \
+		READ_ONCE(p);                                                 \
+	})
+#define rcu_dereference(p) rcu_dereference_check(p, 0)
+/* The writer's side, with its lock held: no read-side section needed. */
+#define rcu_dereference_protected(p, c) READ_ONCE(p)
 #define rcu_assign_pointer(p, v) smp_store_release(&(p), (v))
 #define RCU_INIT_POINTER(p, v) WRITE_ONCE(p, v)
 
@@ -93,6 +102,7 @@ struct rcu_stats {
 	/* Requests for a GP that took rcu_state.lock (none ran to end it). */
 	u64 gp_requests_locked;
 };
+/* Never sleeps: also from inside a read-side section. */
 void rcu_get_stats(struct rcu_stats *st);
 u64 rcu_cbs_queued(unsigned int cpu);
 u64 rcu_cbs_invoked(unsigned int cpu);

@@ -88,6 +88,9 @@ struct task_struct {
 
 	/* Fault injection: this thread's nth allocation from now fails. */
 	unsigned int fail_nth;
+
+	/* The locks it holds, for lockdep (empty without it). */
+	struct lockdep_task lockdep;
 };
 
 BUILD_BUG_ON(offsetof(struct task_struct, cpu_context) != 0);

@@ -23,8 +23,8 @@ struct wait_queue_entry {
 	struct list_head entry;
 };
 
-#define DECLARE_WAIT_QUEUE_HEAD(name)                        \
-	struct wait_queue_head name = {__SPIN_LOCK_UNLOCKED, \
+#define DECLARE_WAIT_QUEUE_HEAD(name)                                   \
+	struct wait_queue_head name = {__SPIN_LOCK_UNLOCKED(name.lock), \
 				       LIST_HEAD_INIT(name.head)}
 #define DEFINE_WAIT(name) \
 	struct wait_queue_entry name = {current, LIST_HEAD_INIT(name.entry)}
@@ -38,6 +38,7 @@ void wake_up(struct wait_queue_head *wq);
 #define __wait_event(wq, cond, state)                        \
 	do {                                                 \
 		DEFINE_WAIT(__w);                            \
+		might_sleep();                               \
 		for (;;) {                                   \
 			prepare_to_wait(&(wq), &__w, state); \
 			if (cond)                            \
@@ -77,9 +78,22 @@ void wake_up(struct wait_queue_head *wq);
 struct completion {
 	unsigned int done;
 	struct wait_queue_head wait;
+	struct lockdep_map dep_map; /* empty without lockdep */
 };
 
-void init_completion(struct completion *x);
+void __init_completion(struct completion *x, const char *name,
+		       const struct lock_class_key *key);
+/* One lockdep class per call site: a wait with a lock held that the
+ * completer takes before complete() is reported as a cycle. */
+#ifdef CONFIG_PROVE_LOCKING
+#define init_completion(x)                          \
+	do {                                        \
+		static struct lock_class_key __key; \
+		__init_completion((x), #x, &__key); \
+	} while (0)
+#else
+#define init_completion(x) __init_completion((x), NULL, NULL)
+#endif
 void complete(struct completion *x);
 void wait_for_completion(struct completion *x);
 /* Returns the jiffies left (>= 1), or 0 if it timed out. */

@@ -11,12 +11,15 @@
 #include <kernel/kasan.h>
 #include <kernel/lkdtm.h>
 #include <kernel/mm.h>
+#include <kernel/mutex.h>
 #include <kernel/params.h>
 #include <kernel/panic.h>
 #include <kernel/percpu.h>
 #include <kernel/printk.h>
 #include <kernel/rcupdate.h>
 #include <kernel/sched.h>
+#include <kernel/smp.h>
+#include <kernel/spinlock.h>
 #include <kernel/task.h>
 #include <kernel/time.h>
 #include <kernel/ubsan.h>
@@ -298,6 +301,149 @@ static void run_report(unsigned int i)
 			reports[i].reports() - before, reports[i].detector);
 }
 
+/*
+ * The lockdep triggers (make LOCKDEP=1): each does, once and without
+ * deadlocking, what in some interleaving deadlocks or reads freed memory;
+ * lockdep must report it. Without lockdep they report nothing.
+ */
+static DEFINE_SPINLOCK(lkdtm_lock_a);
+static DEFINE_SPINLOCK(lkdtm_lock_b);
+
+/* A then B here, B then A there: two threads doing each can deadlock. */
+static noinline void lockdep_ab_ba(void)
+{
+	spin_lock(&lkdtm_lock_a);
+	spin_lock(&lkdtm_lock_b);
+	spin_unlock(&lkdtm_lock_b);
+	spin_unlock(&lkdtm_lock_a);
+
+	spin_lock(&lkdtm_lock_b);
+	spin_lock(&lkdtm_lock_a);
+	spin_unlock(&lkdtm_lock_a);
+	spin_unlock(&lkdtm_lock_b);
+}
+
+/* An interrupt handler takes A (hardirq-safe). */
+static void take_lock_a(void *info)
+{
+	spin_lock(&lkdtm_lock_a);
+	spin_unlock(&lkdtm_lock_a);
+}
+
+/*
+ * B taken with IRQs on (hardirq-unsafe), then B under A: a CPU holding B
+ * takes the interrupt that spins on A, while another holds A spinning on B.
+ */
+static noinline void lockdep_irq_inversion(void)
+{
+	unsigned int cpu = raw_smp_processor_id();
+	unsigned int target = cpumask_next(cpu, cpu_online_mask);
+	unsigned long flags;
+
+	if (target >= nr_cpu_ids)
+		target = cpumask_first(cpu_online_mask);
+	if (target == cpu) {
+		pr_err("'irq_inversion' needs a second CPU\n");
+		return;
+	}
+	smp_call_function_single(target, take_lock_a, NULL, true);
+	spin_lock(&lkdtm_lock_b);
+	spin_unlock(&lkdtm_lock_b);
+	spin_lock_irqsave(&lkdtm_lock_a, flags);
+	spin_lock(&lkdtm_lock_b);
+	spin_unlock(&lkdtm_lock_b);
+	spin_unlock_irqrestore(&lkdtm_lock_a, flags);
+}
+
+/*
+ * A completion completed with a mutex held, and one of the same class (one
+ * init site) waited for with that mutex held: had the two been the same,
+ * the waiter would hold what the completer needs first. A helper thread
+ * completes both (the first under the mutex), so nothing deadlocks here.
+ */
+struct wait_pair {
+	struct mutex *lock;
+	struct completion first, second;
+};
+
+static void init_done(struct completion *done)
+{
+	init_completion(done);
+}
+
+static int complete_pair(void *arg)
+{
+	struct wait_pair *w = arg;
+
+	mutex_lock(w->lock);
+	complete(&w->first);
+	mutex_unlock(w->lock);
+	complete(&w->second); /* w is gone after this */
+	return 0;
+}
+
+static noinline void lockdep_wait_under_lock(void)
+{
+	static DEFINE_MUTEX(lkdtm_mutex);
+	struct wait_pair w = {.lock = &lkdtm_mutex};
+
+	init_done(&w.first);
+	init_done(&w.second);
+	if (!kthread_run(complete_pair, &w, "lkdtm_complete")) {
+		pr_err("'wait_under_lock': no thread\n");
+		return;
+	}
+	wait_for_completion(&w.first);
+	mutex_lock(&lkdtm_mutex);
+	wait_for_completion(&w.second);
+	mutex_unlock(&lkdtm_mutex);
+}
+
+/*
+ * A mutex taken with preemption off (a read-side section): it is free, so
+ * nothing sleeps, but had it been held this would schedule while atomic.
+ */
+static noinline void lockdep_sleep_in_atomic(void)
+{
+	static DEFINE_MUTEX(lkdtm_atomic_mutex);
+
+	rcu_read_lock();
+	mutex_lock(&lkdtm_atomic_mutex);
+	mutex_unlock(&lkdtm_atomic_mutex);
+	rcu_read_unlock();
+}
+
+struct lkdtm_obj {
+	int value;
+};
+static struct lkdtm_obj lkdtm_obj_storage = {42};
+static struct lkdtm_obj *lkdtm_rcu_ptr = &lkdtm_obj_storage;
+
+/* An RCU-protected pointer read with no read-side section. */
+static noinline void lockdep_rcu_deref(void)
+{
+	struct lkdtm_obj *p = rcu_dereference(lkdtm_rcu_ptr);
+
+	pr_info("read %d outside rcu_read_lock()\n", p->value);
+}
+
+static DEFINE_PER_CPU(unsigned long, lkdtm_percpu);
+
+/*
+ * Another CPU's per-CPU area used with preemption on, no read-side
+ * section and no hotplug lock: the CPU may go down and the area be freed.
+ */
+static noinline void lockdep_percpu_remote(void)
+{
+	unsigned int cpu = raw_smp_processor_id();
+	unsigned int other = cpumask_next(cpu, cpu_online_mask);
+
+	if (other >= nr_cpu_ids)
+		other = cpumask_first(cpu_online_mask);
+	pr_info("CPU%u's per-CPU area from CPU%u: %lu\n", other, cpu,
+		READ_ONCE(*per_cpu_ptr(&lkdtm_percpu, other)));
+}
+
 /* Faults that must not return, and what should have stopped each. */
 static const struct {
 	const char *name;
@@ -314,12 +460,27 @@ static const struct {
 	{"rcu_yield", fault_rcu_yield, "the scheduler"},
 };
 
+/* Misuses that lockdep reports (and the boot goes on). */
+static const struct {
+	const char *name;
+	void (*fn)(void);
+} lockdep_triggers[] = {
+	{"ab_ba", lockdep_ab_ba},
+	{"irq_inversion", lockdep_irq_inversion},
+	{"wait_under_lock", lockdep_wait_under_lock},
+	{"sleep_in_atomic", lockdep_sleep_in_atomic},
+	{"rcu_deref", lockdep_rcu_deref},
+	{"percpu_remote", lockdep_percpu_remote},
+};
+
 static char lkdtm_word[32];
 param_string("lkdtm", lkdtm_word,
 	     "rodata|text|exec|null|undef|stack|overflow|rcu_yield|panic|"
 	     "hang|stall|percpu_preemptible|ubsan_shift|kasan_uaf|kasan_oob|"
-	     "kasan_percpu_uaf|kasan_stack_uaf: crash or hang on "
-	     "purpose, or trip a sanitizer, to see the report");
+	     "kasan_percpu_uaf|kasan_stack_uaf|ab_ba|irq_inversion|"
+	     "wait_under_lock|sleep_in_atomic|rcu_deref|percpu_remote: "
+	     "crash, hang or misuse on purpose, or trip a detector, to "
+	     "see the report");
 
 void lkdtm_boot(void)
 {
@@ -344,6 +505,14 @@ void lkdtm_run(const char *what)
 			return;
 		}
 	}
+	for (unsigned int i = 0; i < ARRAY_SIZE(lockdep_triggers); i++) {
+		if (strcmp(what, lockdep_triggers[i].name))
+			continue;
+		pr_info("injecting '%s'\n", what);
+		lockdep_triggers[i].fn();
+		pr_info("'%s' done\n", what);
+		return;
+	}
 	if (!strcmp(what, "panic"))
 		panic("deliberate panic (lkdtm=panic)");
 	if (!strcmp(what, "hang"))
@@ -356,6 +525,8 @@ void lkdtm_run(const char *what)
 		pr_err("unknown fault '%s' (rodata text exec null undef stack "
 		       "overflow rcu_yield panic hang stall "
 		       "percpu_preemptible ubsan_shift kasan_uaf kasan_oob "
-		       "kasan_percpu_uaf kasan_stack_uaf)\n",
+		       "kasan_percpu_uaf kasan_stack_uaf ab_ba irq_inversion "
+		       "wait_under_lock sleep_in_atomic rcu_deref "
+		       "percpu_remote)\n",
 		       what);
 }

@@ -9,6 +9,7 @@
 #include <asm/stacktrace.h>
 #include <kernel/board.h>
 #include <kernel/kallsyms.h>
+#include <kernel/lockdep.h>
 #include <kernel/panic.h>
 #include <kernel/percpu.h>
 #include <kernel/printk.h>
@@ -83,6 +84,8 @@ static bool panic_enter(void)
 
 	local_irq_disable();
 	WRITE_ONCE(oops_in_progress, true);
+	/* Locks are now taken with trylock or left held by stopped CPUs. */
+	debug_locks_off();
 	if (__atomic_compare_exchange_n(&panic_cpu, &none, cpu, false,
 					__ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
 		return true;

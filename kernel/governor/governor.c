@@ -42,7 +42,8 @@ static struct {
 	u64 samples;
 	struct gov_record last;
 } gov = {
-	.lock = __SPIN_LOCK_UNLOCKED, /* tun: all zero until first read */
+	.lock = __SPIN_LOCK_UNLOCKED(
+		gov.lock), /* tun: all zero until first read */
 };
 
 /* Held around a governor action and around a manual off/on (the pin and
@@ -182,6 +183,7 @@ static unsigned int ceiling(const struct gov_tunables *t)
 	unsigned int pinned = cpumask_weight(&gov.pinned_off);
 	unsigned int n = pinned < present ? present - pinned : 1;
 
+	lockdep_assert_held(&gov.lock);
 	return t->max_cpus ? max(min(n, t->max_cpus), 1U) : n;
 }
 
@@ -272,6 +274,7 @@ static int gov_thread(void *unused)
 /* Start or stop the thread to match the policy. Caller holds gov_ctl. */
 static void gov_thread_sync(enum gov_policy p)
 {
+	lockdep_assert_held(&gov_ctl);
 	if (p == GOV_NONE && gov_task) {
 		WRITE_ONCE(gov_stopping, true);
 		wake_up(&gov_wq);

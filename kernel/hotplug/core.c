@@ -228,6 +228,14 @@ static const struct cpuhp_step cpuhp_steps[CPUHP_NR_STEPS] = {
 };
 
 static DEFINE_MUTEX(cpu_add_remove_lock);
+
+#ifdef CONFIG_PROVE_LOCKING
+bool lockdep_cpus_held(void)
+{
+	return lockdep_is_held(&cpu_add_remove_lock) ||
+	       lock_is_held(&cpu_hotplug_lock_map);
+}
+#endif
 static DEFINE_CPU_ARRAY(enum cpuhp_phase, cpu_phase);
 /*
  * How many steps of the table are done, from the first: 0 off,
@@ -532,6 +540,7 @@ static const char *down_refusal(unsigned int cpu)
 {
 	const struct cpu_operations *ops = get_cpu_ops(cpu);
 
+	lockdep_assert_held(&cpu_add_remove_lock);
 	if (!cpu_online(cpu))
 		return "it is not online";
 	if (num_online_cpus() == 1)

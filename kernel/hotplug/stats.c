@@ -7,6 +7,7 @@
  */
 #include <kernel/cpu.h>
 #include <kernel/cpuhp.h>
+#include <kernel/lockdep.h>
 #include <lib/kernel.h>
 #include <lib/stats.h>
 #include "hotplug.h"
@@ -30,7 +31,11 @@ static void record(u64 *ring, u64 count, u64 ns)
 	ring[count % HP_SAMPLES] = ns;
 }
 
-/* In the slot of the operation in progress (its count not yet moved). */
+/*
+ * In the slot of the operation in progress (its count not yet moved).
+ * Steps on the CPU itself record here too: the lock is held by the
+ * thread that drives the operation, not by that CPU's thread.
+ */
 void cpuhp_stats_step(unsigned int step, bool up, u64 ns)
 {
 	if (step < CPUHP_MAX_STEPS)
@@ -45,6 +50,7 @@ void cpuhp_stats_op(unsigned int cpu, bool up, u64 ns)
 	u64 *count = up ? &hp_stats.ups : &hp_stats.downs;
 	u64 fw = up ? arch_cpu_fw_up_ns(cpu) : arch_cpu_fw_down_ns(cpu);
 
+	lockdep_assert_cpus_held();
 	record(up ? hp_stats.up_ns : hp_stats.down_ns, (*count)++, ns);
 	hp_stats.total_ns[up] += ns;
 	hp_stats.last[up] = (struct cpuhp_op){
@@ -57,6 +63,7 @@ void cpuhp_stats_op(unsigned int cpu, bool up, u64 ns)
 
 void cpuhp_stats_failed(bool up)
 {
+	lockdep_assert_cpus_held();
 	if (up)
 		hp_stats.up_failed++;
 	else

@@ -138,6 +138,7 @@ int stop_machine(int (*fn)(void *), void *arg, int *ret)
 	unsigned long flags;
 	unsigned int cpu, n;
 
+	lockdep_assert_cpus_held();
 	mutex_lock(&stop_mutex);
 	preempt_disable();
 	cpumask_or(&cpus, cpu_online_mask, cpu_active_mask);

@@ -121,7 +121,7 @@ static struct {
 	bool gp_passed; /* every reader has seen writer_active */
 	bool exit_pending; /* rss_exit() queued */
 	struct rcu_head head;
-} rss = {.lock = __SPIN_LOCK_UNLOCKED};
+} rss = {.lock = __SPIN_LOCK_UNLOCKED(rss.lock)};
 
 /* A grace period after a writer left: readers may use the fast path
  * again, unless a writer came meanwhile. */
@@ -215,6 +215,14 @@ static void pcpu_write_unlock(void)
 }
 
 /*
+ * Every design's readers and writer as one lock for lockdep: a reader
+ * that waits for a writer (rwlock, percpu_rwsem's slow path) deadlocks
+ * if the writer waits for something the reader holds; a read inside a
+ * read deadlocks when a writer arrives between the two.
+ */
+struct lockdep_map cpu_hotplug_lock_map = LOCKDEP_MAP_INIT("cpu_hotplug_lock");
+
+/*
  * fail.sync_read=CPU:MS: the next cpus_read_lock() on CPU waits, between
  * reading the design and taking its lock, until a design switch begun
  * since has ended, or MS ms after the switch began (MS at most if none
@@ -280,6 +288,7 @@ static int read_trylock(enum hotplug_sync d)
  */
 int cpus_read_lock(void)
 {
+	lock_acquire(&cpu_hotplug_lock_map, 0, false, _RET_IP_);
 	for (;;) {
 		enum hotplug_sync d;
 		int cookie;
@@ -300,6 +309,7 @@ int cpus_read_lock(void)
 
 void cpus_read_unlock(int cookie)
 {
+	lock_release(&cpu_hotplug_lock_map, _RET_IP_);
 	switch (cookie) {
 	case HOTPLUG_SYNC_RWLOCK:
 		rw_read_unlock();
@@ -318,6 +328,7 @@ void cpus_read_unlock(int cookie)
 
 void cpus_write_lock(void)
 {
+	lock_acquire(&cpu_hotplug_lock_map, 0, false, _RET_IP_);
 	writer_design = READ_ONCE(design);
 	if (writer_design == HOTPLUG_SYNC_RWLOCK)
 		rw_write_lock();
@@ -327,6 +338,7 @@ void cpus_write_lock(void)
 
 void cpus_write_unlock(void)
 {
+	lock_release(&cpu_hotplug_lock_map, _RET_IP_);
 	if (writer_design == HOTPLUG_SYNC_RWLOCK)
 		rw_write_unlock();
 	else if (writer_design == HOTPLUG_SYNC_PERCPU_RWSEM)
@@ -409,6 +421,7 @@ void hotplug_sync_switch(enum hotplug_sync sync)
 {
 	enum hotplug_sync old = design;
 
+	lockdep_assert_cpus_held();
 	__atomic_fetch_add(&switch_seq, 1, __ATOMIC_SEQ_CST);
 	WRITE_ONCE(design, sync);
 	/* Paired with cpus_read_lock()'s preempt-disabled read of design. */

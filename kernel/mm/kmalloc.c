@@ -75,6 +75,7 @@ static void *take_object(unsigned int c)
 	struct page *page = list_first_entry(class_list(c), struct page, lru);
 	void *obj = page->freelist;
 
+	lockdep_assert_held(&kmalloc_lock);
 	page->freelist = *(void **)obj;
 	page->inuse++;
 	if (!page->freelist)
@@ -120,6 +121,7 @@ static bool put_object(struct page *page, void *obj)
 	unsigned int c = page->slab_class;
 	bool was_full = !page->freelist;
 
+	lockdep_assert_held(&kmalloc_lock);
 	*(void **)obj = page->freelist;
 	page->freelist = obj;
 	page->inuse--;

@@ -67,6 +67,7 @@ unsigned int get_order(u64 size)
 /* Caller holds page_alloc_lock. */
 static void add_free_block(struct page *page, unsigned int order)
 {
+	lockdep_assert_held(&page_alloc_lock);
 	page->flags = PG_buddy;
 	page->order = order;
 	list_add(&page->lru, &free_area[order]);
@@ -77,6 +78,7 @@ static void __free_block(struct page *page, unsigned int order)
 {
 	u64 pfn = page_to_pfn(page);
 
+	lockdep_assert_held(&page_alloc_lock);
 	nr_free_pages += 1UL << order;
 	while (order < MAX_ORDER - 1) {
 		struct page *buddy = pfn_to_page(pfn ^ (1UL << order));
@@ -165,11 +167,16 @@ void *get_zeroed_page(void)
 	return p;
 }
 
-/* Give [start, end) to the allocator in the largest aligned blocks. */
+/*
+ * Give [start, end) to the allocator in the largest aligned blocks. At
+ * boot, on one CPU: the lock only keeps __free_block()'s rule.
+ */
 static void free_range(phys_addr_t start, phys_addr_t end)
 {
 	u64 pfn = start >> PAGE_SHIFT, last = end >> PAGE_SHIFT;
+	unsigned long flags;
 
+	spin_lock_irqsave(&page_alloc_lock, flags);
 	nr_managed_pages += last - pfn;
 	kasan_poison_free_pages(__va(start), end - start);
 	while (pfn < last) {
@@ -182,6 +189,7 @@ static void free_range(phys_addr_t start, phys_addr_t end)
 		__free_block(pfn_to_page(pfn), order);
 		pfn += 1UL << order;
 	}
+	spin_unlock_irqrestore(&page_alloc_lock, flags);
 }
 
 void mm_init(void)

@@ -59,6 +59,13 @@ static DEFINE_MUTEX(exp_mutex); /* one expedited GP at a time */
 static DEFINE_SPINLOCK(exp_lock); /* guards exp_mask */
 static struct cpumask exp_mask; /* CPUs the expedited GP waits for */
 static struct completion exp_done;
+/*
+ * The figures of the last expedited GPs, under their own spinlock, not
+ * exp_mutex: rcu_get_stats() may be called inside a read-side section,
+ * which must not sleep, least of all on the mutex of an expedited GP
+ * that waits for that very reader.
+ */
+static DEFINE_SPINLOCK(exp_stats_lock);
 static u64 exp_ns[RCU_STAT_SAMPLES], nr_exp_samples;
 static u64 exp_seq; /* expedited GPs started, for the trace; exp_mutex */
 
@@ -245,6 +252,7 @@ static void exp_send_ipis(const struct cpumask *targets)
 void synchronize_rcu_expedited(void)
 {
 	struct cpumask targets, saved;
+	unsigned long flags;
 	unsigned int fault;
 	u64 t0;
 
@@ -255,6 +263,9 @@ void synchronize_rcu_expedited(void)
 	t0 = ktime_get_ns();
 	exp_seq++;
 	init_completion(&exp_done);
+	/* Completed by the last CPU's quiescent state, from a context
+	 * switch, tick or IPI: not by a thread that holds something. */
+	lockdep_cpu_event(&exp_done.dep_map);
 	cpumask_clear(&saved);
 	/* The caller's CPU, left out of the targets, must stay its CPU
 	 * until every target has its IPI: see the design note. */
@@ -273,14 +284,18 @@ void synchronize_rcu_expedited(void)
 	trace_rcu_exp(TRACE_RCU_EXP_END, TRACE_NO_CPU, 0, exp_seq, 0);
 	if (unlikely(!cpumask_empty(&saved)))
 		set_cpus_allowed(current, &saved);
+	spin_lock_irqsave(&exp_stats_lock, flags);
 	rcu_record_sample(exp_ns, &nr_exp_samples, ktime_get_ns() - t0);
+	spin_unlock_irqrestore(&exp_stats_lock, flags);
 	mutex_unlock(&exp_mutex);
 }
 
 void rcu_exp_stats(u64 out[3], u64 *count)
 {
-	mutex_lock(&exp_mutex);
+	unsigned long flags;
+
+	spin_lock_irqsave(&exp_stats_lock, flags);
 	ring_summary(exp_ns, RCU_STAT_SAMPLES, nr_exp_samples, out);
 	*count = nr_exp_samples;
-	mutex_unlock(&exp_mutex);
+	spin_unlock_irqrestore(&exp_stats_lock, flags);
 }

@@ -66,7 +66,7 @@
 #include <lib/stats.h>
 #include "rcu.h"
 
-struct rcu_state rcu_state = {.lock = __SPIN_LOCK_UNLOCKED};
+struct rcu_state rcu_state = {.lock = __SPIN_LOCK_UNLOCKED(rcu_state.lock)};
 DEFINE_CPU_ARRAY(struct rcu_data, rcu_data);
 
 static struct rcu_node *rcu_leaf(unsigned int cpu)
@@ -142,6 +142,7 @@ static void rcu_node_start_gp(struct rcu_node *n)
 	unsigned long mask = 0, idle = 0;
 	unsigned int cpu;
 
+	lockdep_assert_held(&rcu_state.lock);
 	for (unsigned int b = 0; b < RCU_FANOUT_LEAF; b++) {
 		cpu = n->grplo + b;
 		if (cpu < nr_cpu_ids && cpumask_test_cpu(cpu, &rcu_state.cpus))
@@ -169,6 +170,7 @@ static void rcu_gp_start(void)
 {
 	unsigned long first = 0; /* CPUs 0-63 it waits on, for the trace */
 
+	lockdep_assert_held(&rcu_state.lock);
 	/* Begun before any counter is read: paired with rcu_request_gp(). */
 	WRITE_ONCE(rcu_state.gp_seq_begun, rcu_state.gp_seq + 1);
 	smp_mb();
@@ -195,6 +197,7 @@ static void rcu_gp_start(void)
 /* The last QS came in. Caller holds rcu_state.lock. */
 static void rcu_gp_end(void)
 {
+	lockdep_assert_held(&rcu_state.lock);
 	rcu_record_sample(rcu_state.gp_ns, &rcu_state.nr_gp_samples,
 			  ktime_get_ns() - rcu_state.gp_start_ns);
 	/* Readers' sections came before their QS reports, hence before

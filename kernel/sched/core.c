@@ -70,6 +70,7 @@ static void clear_need_resched(struct task_struct *p)
 /* Make rq's CPU reschedule soon. Caller holds rq->lock. */
 static void resched_curr(struct rq *rq)
 {
+	lockdep_assert_held(&rq->lock);
 	set_tsk_need_resched(rq->curr);
 	if (rq->cpu != smp_processor_id())
 		smp_send_reschedule(rq->cpu);
@@ -105,6 +106,7 @@ static unsigned int rq_nr_running(struct rq *rq)
  */
 static void update_depth(struct rq *rq, u64 now)
 {
+	lockdep_assert_held(&rq->lock);
 	rq->depth_ns += rq_nr_running(rq) * (now - rq->depth_stamp_ns);
 	rq->depth_stamp_ns = now;
 }
@@ -115,6 +117,7 @@ void update_curr(struct rq *rq)
 	u64 now = ktime_get_ns(), delta = now - rq->clock_ns;
 	struct task_struct *curr = rq->curr;
 
+	lockdep_assert_held(&rq->lock);
 	update_depth(rq, now);
 	rq->util_avg = util_project(rq->util_avg, curr != rq->idle, delta);
 	rq->clock_ns = now;
@@ -177,10 +180,10 @@ void double_rq_lock(struct rq *a, struct rq *b)
 		spin_lock(&a->lock);
 	} else if (a->cpu < b->cpu) {
 		spin_lock(&a->lock);
-		spin_lock(&b->lock);
+		spin_lock_nested(&b->lock, SINGLE_DEPTH_NESTING);
 	} else {
 		spin_lock(&b->lock);
-		spin_lock(&a->lock);
+		spin_lock_nested(&a->lock, SINGLE_DEPTH_NESTING);
 	}
 }
 
@@ -431,6 +434,7 @@ void finish_task_switch(struct task_struct *prev)
 	prev->migrate = false;
 	/* prev's registers are saved: others may now run it. */
 	smp_store_release(&prev->on_cpu, false);
+	lockdep_switch_in(&rq->lock.dep_map); /* taken by prev */
 	spin_unlock(&rq->lock);
 	local_irq_enable();
 	if (dead)
@@ -491,6 +495,8 @@ static void __schedule(bool preempt)
 	next->cpu = rq->cpu;
 	prev->nr_switches++;
 	trace_sched_switch(prev->pid, next->pid, next->comm);
+	/* next releases rq->lock in finish_task_switch(). */
+	lockdep_switch_out(&rq->lock.dep_map);
 	prev = cpu_switch_to(prev, next);
 	finish_task_switch(prev);
 }

@@ -73,6 +73,7 @@ void sched_cpufreq_update(struct rq *rq, u64 now)
 	unsigned int n = READ_ONCE(nr_opps), cpu = rq->cpu;
 	u32 util = cpu_util(rq, now);
 
+	lockdep_assert_held(&rq->lock);
 	if (n == 1 || READ_ONCE(cpufreq_performance)) {
 		rq->opp = n - 1;
 		return;

@@ -24,7 +24,7 @@ struct task_struct init_task = {
 	.state = TASK_RUNNING,
 	.comm = "swapper/0",
 	.on_rq = true,
-	.pi_lock = __SPIN_LOCK_UNLOCKED,
+	.pi_lock = __SPIN_LOCK_UNLOCKED(init_task.pi_lock),
 	.stack = boot_stack,
 };
 

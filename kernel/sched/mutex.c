@@ -14,6 +14,8 @@ void mutex_lock(struct mutex *m)
 	unsigned long flags;
 
 	BUG_ON_MSG(in_interrupt(), "mutex_lock in interrupt context");
+	might_sleep();
+	lock_acquire(&m->dep_map, 0, false, _RET_IP_);
 	spin_lock_irqsave(&m->wait_lock, flags);
 	BUG_ON_MSG(m->owner == current, "mutex deadlock: %s locks twice",
 		   current->comm);
@@ -39,6 +41,7 @@ void mutex_unlock(struct mutex *m)
 	struct mutex_waiter *w = NULL;
 	unsigned long flags;
 
+	lock_release(&m->dep_map, _RET_IP_);
 	spin_lock_irqsave(&m->wait_lock, flags);
 	BUG_ON_MSG(m->owner != current, "mutex_unlock by %s, not the owner",
 		   current->comm);

@@ -227,6 +227,7 @@ static bool waiter_allows(struct rq *rq, unsigned int cpu)
 {
 	struct task_struct *p;
 
+	lockdep_assert_held(&rq->lock);
 	list_for_each_entry (p, &rq->queue, run_list)
 		if (cpumask_test_cpu(cpu, &p->cpus_allowed))
 			return true;

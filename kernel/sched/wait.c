@@ -48,16 +48,19 @@ void wake_up(struct wait_queue_head *wq)
 	spin_unlock_irqrestore(&wq->lock, flags);
 }
 
-void init_completion(struct completion *x)
+void __init_completion(struct completion *x, const char *name,
+		       const struct lock_class_key *key)
 {
 	x->done = 0;
 	init_waitqueue_head(&x->wait);
+	lockdep_init_map(&x->dep_map, name, key);
 }
 
 void complete(struct completion *x)
 {
 	unsigned long flags;
 
+	lock_signal_event(&x->dep_map, _RET_IP_);
 	/*
 	 * Count and wake in one critical section: a completion often lives
 	 * on the waiter's stack, and a waiter that sees done (polling, or
@@ -85,11 +88,14 @@ static bool try_take(struct completion *x)
 
 void wait_for_completion(struct completion *x)
 {
+	might_sleep();
+	lock_wait_event(&x->dep_map, _RET_IP_);
 	wait_event(x->wait, try_take(x));
 }
 
 u64 wait_for_completion_timeout(struct completion *x, u64 timeout)
 {
+	might_sleep();
 	return wait_event_timeout(x->wait, try_take(x), timeout);
 }
 
@@ -113,6 +119,8 @@ static bool spin_for(struct completion *x, unsigned int spin_us)
 
 void wait_for_completion_spin(struct completion *x, unsigned int spin_us)
 {
+	might_sleep();
+	lock_wait_event(&x->dep_map, _RET_IP_);
 	if (!spin_for(x, spin_us))
 		wait_for_completion(x);
 }
@@ -120,6 +128,7 @@ void wait_for_completion_spin(struct completion *x, unsigned int spin_us)
 u64 wait_for_completion_spin_timeout(struct completion *x, unsigned int spin_us,
 				     u64 timeout)
 {
+	might_sleep();
 	if (spin_for(x, spin_us))
 		return timeout ? timeout : 1;
 	return wait_for_completion_timeout(x, timeout);
@@ -157,6 +166,7 @@ u64 schedule_timeout(u64 timeout)
 
 void msleep(unsigned int ms)
 {
+	might_sleep();
 	u64 left = msecs_to_jiffies(ms) + 1;
 
 	while (left) {

@@ -314,7 +314,8 @@ void timers_migrate_from(unsigned int cpu)
 	first = cpu < me ? dead : mine;
 	second = cpu < me ? mine : dead;
 	spin_lock(&first->lock);
-	spin_lock(&second->lock);
+	/* Both of one lock class: CPU order is the nesting order. */
+	spin_lock_nested(&second->lock, SINGLE_DEPTH_NESTING);
 	dead->online = false;
 	while (!list_empty(&dead->pending)) {
 		t = list_first_entry(&dead->pending, struct timer_list, entry);

@@ -94,6 +94,7 @@ static int rings_alloc(void)
 	unsigned int order = get_order(nr_entries * sizeof(struct trace_entry));
 	unsigned int cpu;
 
+	lockdep_assert_held(&trace_ctl);
 	for (cpu = 0; cpu < nr_cpu_ids; cpu++) {
 		void *p;
 

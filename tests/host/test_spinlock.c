@@ -67,7 +67,7 @@ static void *locker(void *p)
  */
 static void trylock_sees_the_previous_holders_writes(void)
 {
-	static struct shared s = {.lock = __SPIN_LOCK_UNLOCKED};
+	static struct shared s = {.lock = __SPIN_LOCK_UNLOCKED(s.lock)};
 	unsigned long taken = 0, torn = 0;
 	pthread_t t;
 
