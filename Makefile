@@ -36,6 +36,33 @@ endif
 ifeq ($(BENCH),1)
 OPT += -DCONFIG_BENCH
 endif
+# KCSAN=1: the data-race detector (kernel/debug/kcsan.c), in build/kcsan/
+# unless B= says otherwise; GCC refuses -fsanitize=thread beside KASAN, so
+# it is a build of its own. Every plain access calls the runtime, volatile
+# ones (READ_ONCE/WRITE_ONCE) and __atomic builtins call their marked
+# variants; fences stay as they are, uninstrumented (-Wno-tsan: the
+# runtime does not model ordering, only overlap). The objects in nokcsan-y are built without the instrumentation
+# (-fno-sanitize=thread after it), each for the reason given there.
+KCSAN ?= 0
+kcsan-y :=
+nokcsan-y :=
+ifeq ($(KCSAN),1)
+ifneq ($(origin B),command line)
+B := build/kcsan
+endif
+OPT += -DCONFIG_KCSAN -fsanitize=thread --param tsan-distinguish-volatile=1 \
+	--param tsan-instrument-func-entry-exit=0 -Wno-tsan
+kcsan-y += kernel/debug/kcsan.o
+# kcsan.o: the runtime itself. early_mmu.o: runs with the MMU off, before
+# there is a task or a timer. stacktrace.o, kallsyms.o: the runtime walks
+# and names stacks with them while it holds a watchpoint. printk.o,
+# vsprintf.o and the UARTs: a report prints through them (the runtime's
+# own flag keeps a report from recursing; these stay out so that a race
+# inside the console never reports from inside a report).
+nokcsan-y += kernel/debug/kcsan.o arch/arm64/early_mmu.o \
+	arch/arm64/stacktrace.o kernel/debug/kallsyms.o kernel/printk.o \
+	lib/vsprintf.o drivers/serial/pl011.o drivers/serial/bcm2835_aux_uart.o
+endif
 GDB_PORT ?= 1234
 
 CFLAGS := -std=gnu11 $(OPT) -g -Wall -Wextra -Werror -Wno-unused-parameter \
@@ -99,7 +126,7 @@ bench-y :=
 endif
 OBJS := $(addprefix $(B)/,$(arch-y) $(kernel-y) $(time-y) $(mm-y) $(sched-y) \
 	$(rcu-y) $(hotplug-y) $(trace-y) $(governor-y) $(debug-y) $(lib-y) \
-	$(drivers-y) $(tests-y) $(bench-y))
+	$(drivers-y) $(tests-y) $(bench-y) $(kcsan-y))
 
 .PHONY: all lean run test tfa-virt host-test board-test sdcard model sweep torture fuzz power power-stats bench bench-scale bench-linux trace test-scale nr-cpus-cost clean help setup gdb FORCE
 all: $(B)/Image $(B)/kernel.elf
@@ -177,6 +204,7 @@ $(B)/%.o: %.c Makefile $(B)/.opt | $(GENERATED)
 
 # Runs with the MMU off: Device memory faults on unaligned accesses.
 $(B)/arch/arm64/early_mmu.o: CFLAGS += -mstrict-align -fno-stack-protector
+$(addprefix $(B)/,$(nokcsan-y)): CFLAGS += -fno-sanitize=thread
 # It changes the canary: its own frames must not check it.
 $(B)/kernel/debug/stackprotector.o: CFLAGS += -fno-stack-protector
 

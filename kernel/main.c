@@ -24,6 +24,7 @@
 #include <kernel/fault.h>
 #include <kernel/governor.h>
 #include <kernel/irq.h>
+#include <kernel/kcsan.h>
 #include <kernel/kunit.h>
 #include <kernel/lkdtm.h>
 #include <kernel/mm.h>
@@ -191,6 +192,7 @@ static int kernel_init(void *unused)
 	power_runs_boot(); /* power=, power.strategies (make power) */
 	governor_demo_boot(); /* demo (make run) */
 	trace_boot_done(); /* trace.dump */
+	kcsan_summary();
 	if (poweroff_when_done)
 		machine_power_off();
 	pr_info("Boot complete.\n");
@@ -224,6 +226,7 @@ void start_kernel(phys_addr_t dtb_pa, u32 entry_el, phys_addr_t kimage_pa)
 	interrupts_init();
 	smp_init_ipis();
 	faults_init(boot_command_line); /* after the CPU maps and the timer */
+	kcsan_init(); /* the stall needs the timer's rate */
 	cpuidle_init(); /* libfdt: before other threads */
 	print_banner();
 

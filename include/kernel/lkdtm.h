@@ -4,7 +4,8 @@
 
 /*
  * lkdtm=WHAT: run the crash WHAT (rodata, text, exec, null, undef, stack,
- * overflow, rcu_yield, panic, hang, stall, percpu_preemptible). Returns
+ * overflow, rcu_yield, panic, hang, stall, percpu_preemptible,
+ * data_race). Returns
  * only if the guard that should have stopped it did not, saying so.
  */
 void lkdtm_run(const char *what);

@@ -12,6 +12,7 @@
 #define KERNEL_TASK_H
 
 #include <asm/memory.h>
+#include <kernel/kcsan.h>
 #include <kernel/spinlock_types.h>
 #include <lib/cpumask.h>
 #include <lib/kernel.h>
@@ -88,6 +89,9 @@ struct task_struct {
 
 	/* Fault injection: this thread's nth allocation from now fails. */
 	unsigned int fail_nth;
+
+	/* The data-race detector's sampling (empty without KCSAN). */
+	struct kcsan_ctx kcsan;
 };
 
 BUILD_BUG_ON(offsetof(struct task_struct, cpu_context) != 0);

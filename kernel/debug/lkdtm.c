@@ -7,6 +7,8 @@
  * injection): include/kernel/fault.h.
  */
 #define pr_fmt(fmt) "lkdtm: " fmt
+#include <kernel/cpu.h>
+#include <kernel/kcsan.h>
 #include <kernel/lkdtm.h>
 #include <kernel/params.h>
 #include <kernel/panic.h>
@@ -157,6 +159,91 @@ static noinline void fault_percpu_preemptible(void)
 		       "unreported\n");
 }
 
+/*
+ * A plain write on one CPU against a plain read of the same variable on
+ * another, looping until the data-race detector reports them or 20 s
+ * pass: with KCSAN (make KCSAN=1) it must print "BUG: KCSAN: data-race in
+ * data_race_read / data_race_write". Each access is its own noinline
+ * function, so that the compiler emits each one, plainly, every time. The
+ * detector watches one access in 50 for 1 ms meanwhile: on a busy host
+ * two vCPUs run at the same moment seldom, and a watch of the default
+ * 10 us would only rarely span one.
+ */
+static unsigned long data_race_var;
+static bool data_race_stop;
+static struct completion data_race_done[2];
+
+static noinline void data_race_write(unsigned long v)
+{
+	data_race_var = v;
+}
+
+static noinline unsigned long data_race_read(void)
+{
+	return data_race_var;
+}
+
+static int data_race_writer(void *arg)
+{
+	for (unsigned long i = 0; !READ_ONCE(data_race_stop); i++)
+		data_race_write(i);
+	complete(&data_race_done[0]);
+	return 0;
+}
+
+static int data_race_reader(void *arg)
+{
+	unsigned long sum = 0;
+
+	while (!READ_ONCE(data_race_stop))
+		sum += data_race_read();
+	WRITE_ONCE(data_race_var, sum); /* keep the reads */
+	complete(&data_race_done[1]);
+	return 0;
+}
+
+static noinline void fault_data_race(void)
+{
+	int (*fn[2])(void *) = {data_race_writer, data_race_reader};
+	unsigned long before = kcsan_reports();
+	unsigned int cpu[2];
+	u64 deadline = ktime_get_ns() + 20000000000ULL;
+	unsigned long skip = 50, us = 1000;
+
+	if (num_online_cpus() < 2) {
+		pr_err("'data_race' needs two CPUs online\n");
+		return;
+	}
+	cpu[0] = cpumask_first(cpu_online_mask);
+	cpu[1] = cpumask_next(cpu[0], cpu_online_mask);
+	WRITE_ONCE(data_race_stop, false);
+	for (unsigned int i = 0; i < 2; i++) {
+		struct task_struct *t;
+
+		init_completion(&data_race_done[i]);
+		t = kthread_create(fn[i], NULL, "lkdtm-race/%u", i);
+		if (!t)
+			panic("lkdtm: cannot start a racing thread");
+		kthread_bind(t, cpu[i]);
+		wake_up_process(t);
+	}
+	pr_info("plain write on CPU%u vs plain read on CPU%u, up to 20 s\n",
+		cpu[0], cpu[1]);
+	kcsan_set_sampling(&skip, &us);
+	while (kcsan_reports() == before && ktime_get_ns() < deadline)
+		msleep(10);
+	kcsan_set_sampling(&skip, &us);
+	WRITE_ONCE(data_race_stop, true);
+	for (unsigned int i = 0; i < 2; i++)
+		wait_for_completion(&data_race_done[i]);
+	if (kcsan_reports() == before)
+		pr_err("'data_race' did not fault: no KCSAN report (a build "
+		       "with make KCSAN=1 has the detector)\n");
+	else
+		pr_info("'data_race': %lu report(s)\n",
+			kcsan_reports() - before);
+}
+
 /* Faults that must not return, and what should have stopped each. */
 static const struct {
 	const char *name;
@@ -176,7 +263,8 @@ static const struct {
 static char lkdtm_word[32];
 param_string("lkdtm", lkdtm_word,
 	     "rodata|text|exec|null|undef|stack|overflow|rcu_yield|panic|"
-	     "hang|stall|percpu_preemptible: crash or hang on purpose, to see "
+	     "hang|stall|percpu_preemptible|data_race: crash or hang on "
+	     "purpose, to see "
 	     "the report");
 
 void lkdtm_boot(void)
@@ -204,9 +292,11 @@ void lkdtm_run(const char *what)
 		fault_stall();
 	else if (!strcmp(what, "percpu_preemptible"))
 		fault_percpu_preemptible();
+	else if (!strcmp(what, "data_race"))
+		fault_data_race();
 	else
 		pr_err("unknown fault '%s' (rodata text exec null undef stack "
 		       "overflow rcu_yield panic hang stall "
-		       "percpu_preemptible)\n",
+		       "percpu_preemptible data_race)\n",
 		       what);
 }
