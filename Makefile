@@ -128,7 +128,7 @@ OBJS := $(addprefix $(B)/,$(arch-y) $(kernel-y) $(time-y) $(mm-y) $(sched-y) \
 	$(rcu-y) $(hotplug-y) $(trace-y) $(governor-y) $(debug-y) $(lib-y) \
 	$(drivers-y) $(tests-y) $(bench-y) $(kcsan-y))
 
-.PHONY: all lean run test tfa-virt host-test board-test sdcard model sweep torture fuzz power power-stats bench bench-scale bench-linux trace test-scale nr-cpus-cost clean help setup gdb FORCE
+.PHONY: all lean kcsan run test tfa-virt host-test board-test sdcard model sweep torture fuzz power power-stats bench bench-scale bench-linux trace test-scale nr-cpus-cost clean help setup gdb FORCE
 all: $(B)/Image $(B)/kernel.elf
 
 help:
@@ -138,6 +138,8 @@ help:
 	@echo "make test       boot the test matrix and run host tests"
 	@echo "make lean       also build without tests, benchmarks and experiments"
 	@echo "                (TESTS=0 BENCH=0, build/lean/Image); both sizes"
+	@echo "make kcsan      also build the data-race detector's kernel (KCSAN=1,"
+	@echo "                build/kcsan/Image; docs/reliability.md); both sizes"
 	@echo "make test-scale GICv3 with 64, 256 and 512 CPUs: boot, SMP and hotplug"
 	@echo "make power-stats  the strategies over POWER_BOOTS shuffled boots with an"
 	@echo "                A/A control: medians and interquartile ranges"
@@ -241,7 +243,7 @@ $(B)/Image: $(B)/kernel.elf
 run: $(B)/Image
 	./qemu.sh --smp 4 --append "policy=rqdepth demo"
 
-test: $(B)/Image $(B)/lean/Image tfa-virt
+test: $(B)/Image $(B)/lean/Image $(B)/kcsan/Image tfa-virt
 	python3 tests/run.py
 
 # TF-A for QEMU virt (qemu.sh --machine virt --firmware tfa), built once
@@ -255,6 +257,13 @@ lean: $(B)/lean/Image $(B)/Image
 	@ls -l $(B)/Image $(B)/lean/Image | awk '{ print $$5, $$NF }'
 $(B)/lean/Image: FORCE
 	@$(MAKE) --no-print-directory B=$(B)/lean TESTS=0 BENCH=0 all
+
+# The data-race detector's build (KCSAN=1) beside the normal one, and
+# their sizes.
+kcsan: $(B)/kcsan/Image $(B)/Image
+	@ls -l $(B)/Image $(B)/kcsan/Image | awk '{ print $$5, $$NF }'
+$(B)/kcsan/Image: FORCE
+	@$(MAKE) --no-print-directory B=$(B)/kcsan KCSAN=1 all
 
 # GICv3 at scale: 64 CPUs (boot, SMP and hotplug suites) and 256 CPUs (boot,
 # hotplug cycles from the shell). Minutes per boot under TCG.

@@ -19,6 +19,7 @@ struct kcsan_ctx {
 	int disable; /* > 0: in the runtime or in data_race(): no checks */
 	int skip; /* accesses left until this thread watches one */
 	u32 rand; /* xorshift state for the next skip */
+	bool no_watch; /* checks its accesses, watches none */
 };
 
 /* Boot: checks start once the timer's rate is known. */
@@ -33,6 +34,11 @@ unsigned long kcsan_reports(void);
  * must see its race on a busy host, where two vCPUs seldom run at once).
  */
 void kcsan_set_sampling(unsigned long *skip, unsigned long *us);
+/*
+ * This thread's accesses still consume watchpoints but set none: the
+ * steady side of a test's race, never stalled (until called with false).
+ */
+void kcsan_no_watch_current(bool no_watch);
 void kcsan_disable_current(void);
 void kcsan_enable_current(void);
 
@@ -57,6 +63,9 @@ static inline unsigned long kcsan_reports(void)
 	return 0;
 }
 static inline void kcsan_set_sampling(unsigned long *skip, unsigned long *us)
+{
+}
+static inline void kcsan_no_watch_current(bool no_watch)
 {
 }
 #define data_race(expr) (expr)

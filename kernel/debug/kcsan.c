@@ -162,6 +162,11 @@ void kcsan_set_sampling(unsigned long *skip, unsigned long *us)
 	*us = old_us;
 }
 
+void kcsan_no_watch_current(bool no_watch)
+{
+	current->kcsan.no_watch = no_watch;
+}
+
 void kcsan_init(void)
 {
 	pr_info("KCSAN: enabled, watching one access in ~%lu, %lu us stall\n",
@@ -358,9 +363,6 @@ out:
 	local_irq_restore(flags);
 }
 
-/* The runtime's thread has the count set: consumers never wait long. */
-#define READY_WAIT_TICKS_DIV 1000 /* 1 ms of the counter */
-
 /*
  * Watch this plain access: see the design note. Runs with the thread's
  * count set (its own accesses and printk's are not checked).
@@ -378,6 +380,8 @@ static noinline void setup_watchpoint(unsigned long addr, unsigned int size,
 	u64 old, new, ticks, start;
 
 	next_skip(ctx);
+	if (ctx->no_watch)
+		return;
 	/* One word, in the kernel's half: watchable by one slot. */
 	if ((addr & KERNEL_TOP) != KERNEL_TOP || (addr & 7) + size > 8)
 		return;
@@ -400,16 +404,15 @@ static noinline void setup_watchpoint(unsigned long addr, unsigned int size,
 	expect = key;
 	if (!__atomic_compare_exchange_n(&slot->key, &expect, 0, false,
 					 __ATOMIC_SEQ_CST, __ATOMIC_RELAXED)) {
-		/* Consumed: wait (bounded) for the consumer's record. */
-		u64 wait = arch_timer_get_freq() / READY_WAIT_TICKS_DIV;
-
-		start = arch_counter_get();
-		while (!__atomic_load_n(&slot->ready, __ATOMIC_ACQUIRE) &&
-		       arch_counter_get() - start < wait)
+		/*
+		 * Consumed: wait for the consumer's record. It takes no
+		 * lock and waits for nothing, so the wait ends; a bound
+		 * would let a late record land in the next watch's slot.
+		 */
+		while (!__atomic_load_n(&slot->ready, __ATOMIC_ACQUIRE))
 			cpu_relax();
-		consumed = __atomic_load_n(&slot->ready, __ATOMIC_ACQUIRE);
-		if (consumed)
-			other = slot->other;
+		consumed = true;
+		other = slot->other;
 		__atomic_store_n(&slot->ready, 0, __ATOMIC_RELAXED);
 		/* Free the slot after the copy (pairs with the CAS above). */
 		__atomic_store_n(&slot->key, 0, __ATOMIC_RELEASE);

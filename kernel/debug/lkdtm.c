@@ -163,28 +163,32 @@ static noinline void fault_percpu_preemptible(void)
  * A plain write on one CPU against a plain read of the same variable on
  * another, looping until the data-race detector reports them or 20 s
  * pass: with KCSAN (make KCSAN=1) it must print "BUG: KCSAN: data-race in
- * data_race_read / data_race_write". Each access is its own noinline
- * function, so that the compiler emits each one, plainly, every time. The
- * detector watches one access in 50 for 1 ms meanwhile: on a busy host
- * two vCPUs run at the same moment seldom, and a watch of the default
- * 10 us would only rarely span one.
+ * data_race_read / data_race_write". Each access is its own function,
+ * noipa so that the compiler emits each one, plainly, every time (a
+ * noinline reader alone is pure to it, and its call leaves the loop).
+ * Meanwhile the reader's accesses are watched for 20 ms each, one in
+ * ~5000, and the writer's never (it runs unstalled): on a busy host a vCPU
+ * gets a host core a fraction of the time, and a watch sees the writer
+ * whenever the writer runs while the window is open, even with the
+ * watcher's own vCPU descheduled.
  */
 static unsigned long data_race_var;
 static bool data_race_stop;
 static struct completion data_race_done[2];
 
-static noinline void data_race_write(unsigned long v)
+static __attribute__((noipa)) void data_race_write(unsigned long v)
 {
 	data_race_var = v;
 }
 
-static noinline unsigned long data_race_read(void)
+static __attribute__((noipa)) unsigned long data_race_read(void)
 {
 	return data_race_var;
 }
 
 static int data_race_writer(void *arg)
 {
+	kcsan_no_watch_current(true);
 	for (unsigned long i = 0; !READ_ONCE(data_race_stop); i++)
 		data_race_write(i);
 	complete(&data_race_done[0]);
@@ -208,7 +212,7 @@ static noinline void fault_data_race(void)
 	unsigned long before = kcsan_reports();
 	unsigned int cpu[2];
 	u64 deadline = ktime_get_ns() + 20000000000ULL;
-	unsigned long skip = 50, us = 1000;
+	unsigned long skip = 5000, us = 20000;
 
 	if (num_online_cpus() < 2) {
 		pr_err("'data_race' needs two CPUs online\n");
