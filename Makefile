@@ -78,6 +78,33 @@ ifeq ($(B),build)
 B := build/lockdep
 endif
 endif
+# KCSAN=1: the data-race detector (kernel/debug/kcsan.c), in build/kcsan/
+# unless B= says otherwise; GCC refuses -fsanitize=thread beside KASAN, so
+# it is a build of its own. Every plain access calls the runtime, volatile
+# ones (READ_ONCE/WRITE_ONCE) and __atomic builtins call their marked
+# variants; fences stay as they are, uninstrumented (-Wno-tsan: the
+# runtime does not model ordering, only overlap). The objects in nokcsan-y are built without the instrumentation
+# (-fno-sanitize=thread after it), each for the reason given there.
+KCSAN ?= 0
+kcsan-y :=
+nokcsan-y :=
+ifeq ($(KCSAN),1)
+ifneq ($(origin B),command line)
+B := build/kcsan
+endif
+OPT += -DCONFIG_KCSAN -fsanitize=thread --param tsan-distinguish-volatile=1 \
+	--param tsan-instrument-func-entry-exit=0 -Wno-tsan
+kcsan-y += kernel/debug/kcsan.o
+# kcsan.o: the runtime itself. early_mmu.o: runs with the MMU off, before
+# there is a task or a timer. stacktrace.o, kallsyms.o: the runtime walks
+# and names stacks with them while it holds a watchpoint. printk.o,
+# vsprintf.o and the UARTs: a report prints through them (the runtime's
+# own flag keeps a report from recursing; these stay out so that a race
+# inside the console never reports from inside a report).
+nokcsan-y += kernel/debug/kcsan.o arch/arm64/early_mmu.o \
+	arch/arm64/stacktrace.o kernel/debug/kallsyms.o kernel/printk.o \
+	lib/vsprintf.o drivers/serial/pl011.o drivers/serial/bcm2835_aux_uart.o
+endif
 GDB_PORT ?= 1234
 
 CFLAGS := -std=gnu11 $(OPT) -g -Wall -Wextra -Werror -Wno-unused-parameter \
@@ -145,9 +172,9 @@ bench-y :=
 endif
 OBJS := $(addprefix $(B)/,$(arch-y) $(kernel-y) $(time-y) $(mm-y) $(sched-y) \
 	$(rcu-y) $(hotplug-y) $(trace-y) $(governor-y) $(debug-y) $(lib-y) \
-	$(drivers-y) $(tests-y) $(bench-y) $(san-y))
+	$(drivers-y) $(tests-y) $(bench-y) $(san-y) $(kcsan-y))
 
-.PHONY: all lean sanitize run test tfa-virt host-test board-test sdcard model sweep stress torture fuzz power power-stats bench bench-scale bench-linux trace test-scale nr-cpus-cost clean help setup gdb FORCE
+.PHONY: all lean sanitize kcsan run test tfa-virt host-test board-test sdcard model sweep stress torture fuzz power power-stats bench bench-scale bench-linux trace test-scale nr-cpus-cost clean help setup gdb FORCE
 all: $(B)/Image $(B)/kernel.elf
 
 help:
@@ -159,6 +186,8 @@ help:
 	@echo "                (TESTS=0 BENCH=0, build/lean/Image); both sizes"
 	@echo "make sanitize   also build the sanitizing kernel (SANITIZE=1: KASAN,"
 	@echo "                UBSAN; build/sanitize/Image); both sizes"
+	@echo "make kcsan      also build the data-race detector's kernel (KCSAN=1,"
+	@echo "                build/kcsan/Image; docs/reliability.md); both sizes"
 	@echo "make test-scale GICv3 with 64, 256 and 512 CPUs: boot, SMP and hotplug"
 	@echo "make power-stats  the strategies over POWER_BOOTS shuffled boots with an"
 	@echo "                A/A control: medians and interquartile ranges"
@@ -229,6 +258,7 @@ $(addprefix $(B)/,$(nosan-y)): SAN_CFLAGS :=
 
 # Runs with the MMU off: Device memory faults on unaligned accesses.
 $(B)/arch/arm64/early_mmu.o: CFLAGS += -mstrict-align -fno-stack-protector
+$(addprefix $(B)/,$(nokcsan-y)): CFLAGS += -fno-sanitize=thread
 # It changes the canary: its own frames must not check it.
 $(B)/kernel/debug/stackprotector.o: CFLAGS += -fno-stack-protector
 
@@ -265,7 +295,7 @@ $(B)/Image: $(B)/kernel.elf
 run: $(B)/Image
 	./qemu.sh --smp 4 --append "policy=rqdepth demo"
 
-test: $(B)/Image $(B)/lean/Image $(B)/sanitize/Image tfa-virt
+test: $(B)/Image $(B)/lean/Image $(B)/sanitize/Image $(B)/kcsan/Image tfa-virt
 	python3 tests/run.py
 
 # TF-A for QEMU virt (qemu.sh --machine virt --firmware tfa), built once
@@ -290,6 +320,12 @@ $(B)/sanitize/Image: FORCE
 # lockdep boots (tests/matrix.py LOCKDEP_IMAGE).
 $(B)/lockdep/Image: FORCE
 	@$(MAKE) --no-print-directory B=$(B)/lockdep LOCKDEP=1 all
+# The data-race detector's build (KCSAN=1) beside the normal one, and
+# their sizes.
+kcsan: $(B)/kcsan/Image $(B)/Image
+	@ls -l $(B)/Image $(B)/kcsan/Image | awk '{ print $$5, $$NF }'
+$(B)/kcsan/Image: FORCE
+	@$(MAKE) --no-print-directory B=$(B)/kcsan KCSAN=1 all
 
 # GICv3 at scale: 64 CPUs (boot, SMP and hotplug suites) and 256 CPUs (boot,
 # hotplug cycles from the shell). Minutes per boot under TCG.

@@ -25,6 +25,7 @@
 #include <kernel/governor.h>
 #include <kernel/irq.h>
 #include <kernel/kasan.h>
+#include <kernel/kcsan.h>
 #include <kernel/kunit.h>
 #include <kernel/lkdtm.h>
 #include <kernel/mm.h>
@@ -194,6 +195,7 @@ static int kernel_init(void *unused)
 	power_runs_boot(); /* power=, power.strategies (make power) */
 	governor_demo_boot(); /* demo (make run) */
 	trace_boot_done(); /* trace.dump */
+	kcsan_summary();
 	if (poweroff_when_done)
 		machine_power_off();
 	pr_info("Boot complete.\n");
@@ -227,6 +229,7 @@ void start_kernel(phys_addr_t dtb_pa, u32 entry_el, phys_addr_t kimage_pa)
 	interrupts_init();
 	smp_init_ipis();
 	faults_init(boot_command_line); /* after the CPU maps and the timer */
+	kcsan_init(); /* the stall needs the timer's rate */
 	cpuidle_init(); /* libfdt: before other threads */
 	print_banner();
 

@@ -3,6 +3,9 @@
  *
  * Each loop handles the full words first, then the last partial word under
  * BITMAP_LAST_WORD_MASK, so bits past nbits never change a result.
+ * The searches and the weight load each word once, with READ_ONCE(): the
+ * masks they walk (the online mask, the tick broadcast's sleepers) change
+ * under lock-free readers by atomic bitops, and the result is a snapshot.
  */
 #include <lib/bitmap.h>
 
@@ -84,9 +87,10 @@ unsigned int bitmap_weight(const unsigned long *src, unsigned int nbits)
 	unsigned int k, w = 0, full = nbits / BITS_PER_LONG;
 
 	for (k = 0; k < full; k++)
-		w += hweight_long(src[k]);
+		w += hweight_long(READ_ONCE(src[k]));
 	if (nbits % BITS_PER_LONG)
-		w += hweight_long(src[k] & BITMAP_LAST_WORD_MASK(nbits));
+		w += hweight_long(READ_ONCE(src[k]) &
+				  BITMAP_LAST_WORD_MASK(nbits));
 	return w;
 }
 
@@ -102,13 +106,14 @@ static unsigned long find_next(const unsigned long *addr, unsigned long size,
 
 	if (start >= size)
 		return size;
-	word = (addr[BIT_WORD(start)] ^ invert) & BITMAP_FIRST_WORD_MASK(start);
+	word = (READ_ONCE(addr[BIT_WORD(start)]) ^ invert) &
+	       BITMAP_FIRST_WORD_MASK(start);
 	start -= start % BITS_PER_LONG;
 	while (!word) {
 		start += BITS_PER_LONG;
 		if (start >= size)
 			return size;
-		word = addr[BIT_WORD(start)] ^ invert;
+		word = READ_ONCE(addr[BIT_WORD(start)]) ^ invert;
 	}
 	return min(start + __builtin_ctzl(word), size);
 }

@@ -123,7 +123,9 @@ LOCKDEP_REPORTS = (r"WARNING: (possible circular locking dependency detected|"
                    r"lock not held)$")
 DEBUG_FORBID = (r"BUG: using \w+\(\) in preemptible", LOCKDEP_REPORTS,
                 r"BUG: sleeping function called from invalid context",
-                r"^lockdep: out of entries")
+                r"^lockdep: out of entries",
+                # the data-race detector (the KCSAN build only)
+                r"^BUG: KCSAN: ")
 # Lockdep and PROVE_RCU are in the sanitizing build (make SANITIZE=1) with
 # KASAN and UBSAN; make LOCKDEP=1 builds them alone (build/lockdep/).
 LOCKDEP_IMAGE = "build/sanitize/Image"
@@ -1069,6 +1071,51 @@ BOOTS = [
            expect=(rf"online-mask readers use {design}$",
                    r"hotplug_readers_never_see_poison: \d{3} downs"))
       for design in ("rwlock", "percpu_rwsem", "stop_machine")],
+
+    # The data-race detector's build (make KCSAN=1, docs/reliability.md):
+    # lkdtm's plain write against a plain read on two CPUs must be
+    # reported, both accesses with their stacks, as Linux prints it; the
+    # suites and the tortures on GICv2, GICv3 and raspi3b must report none
+    # (DEBUG_FORBID).
+    Boot("kcsan-lkdtm-data-race",
+         ["--image", "build/kcsan/Image", "--smp", "4"],
+         append="lkdtm=data_race poweroff",
+         ktap=False, debug=False,
+         expect_in_order=(r"^KCSAN: enabled, watching one access in ~\d+",
+                          r"^BUG: KCSAN: data-race in data_race_read / data_race_write$",
+                          r"^(read|write) to (0x[0-9a-f]{16}) of 8 bytes by task \d+ on cpu \d:$",
+                          r"^ data_race_(read|write)\+0x[0-9a-f]+/0x[0-9a-f]+$",
+                          r"^ data_race_(reader|writer)\+0x",
+                          r"^(read|write) to (0x[0-9a-f]{16}) of 8 bytes by task \d+ on cpu \d:$",
+                          r"^ data_race_(read|write)\+0x[0-9a-f]+/0x[0-9a-f]+$",
+                          r"^ data_race_(reader|writer)\+0x",
+                          r"^Reported by Kernel Concurrency Sanitizer on:$",
+                          r"^CPU: \d PID: \d+ Comm: lkdtm-race/\d$",
+                          r"^lkdtm: 'data_race': [1-9]\d* report",
+                          r"^KCSAN: \d+ watchpoints, [1-9]\d* data races reported"),
+         expect=(Group("both sides of the race",
+                       [r"^read to 0x[0-9a-f]{16} of 8 bytes by task",
+                        r"^write to 0x[0-9a-f]{16} of 8 bytes by task",
+                        r"^ data_race_reader\+0x", r"^ data_race_writer\+0x"]),),
+         forbid=(r"Kernel panic", r"did not fault")),
+    Boot("kcsan-virt-smp4",
+         ["--image", "build/kcsan/Image", "--smp", "4"],
+         append="test=all stress=20 poweroff",
+         timeout=500,
+         expect=(r"\bBrought up 4 of 4 CPUs$",
+                 r"^KCSAN: [1-9]\d* watchpoints, 0 data races reported")),
+    torture_boot("kcsan-torture-gicv3-smp4",
+                 ["--image", "build/kcsan/Image", "--smp", "4", "--gic", "3"],
+                 "torture=10",
+                 expect=(r"^KCSAN: [1-9]\d* watchpoints, 0 data races reported",)),
+    torture_boot("kcsan-raspi3b-torture",
+                 ["--image", "build/kcsan/Image", "--machine", "raspi3b"],
+                 "torture=10",
+                 expect=(r"^KCSAN: [1-9]\d* watchpoints, 0 data races reported",)),
+    Boot("kcsan-raspi3b-stress",
+         ["--image", "build/kcsan/Image", "--machine", "raspi3b"],
+         append="stress=15 poweroff", timeout=180,
+         expect=(r"^KCSAN: [1-9]\d* watchpoints, 0 data races reported",)),
 
     # The lean build (make lean: no tests, benchmarks or experiments)
     # boots make run's demo; the words of the experiments are unknown to it.

@@ -6,9 +6,10 @@
  * lkdtm=WHAT: run the crash WHAT (rodata, text, exec, null, undef, stack,
  * overflow, rcu_yield, panic, hang, stall, percpu_preemptible). Returns
  * only if the guard that should have stopped it did not, saying so. Or
- * trip a sanitizer (ubsan_shift, kasan_uaf, kasan_oob, kasan_percpu_uaf,
- * kasan_stack_uaf): it returns, saying how many reports it printed, or
- * that the detector is not built.
+ * trip a detector (ubsan_shift, kasan_uaf, kasan_oob, kasan_percpu_uaf,
+ * kasan_stack_uaf; lockdep's ab_ba, irq_inversion, wait_under_lock,
+ * sleep_in_atomic, rcu_deref, percpu_remote; KCSAN's data_race): it
+ * returns, saying what its detector reported, if it is built.
  */
 void lkdtm_run(const char *what);
 /* At boot: lkdtm=, if given. A build without tests (TESTS=0) has none. */

@@ -12,6 +12,7 @@
 #define KERNEL_TASK_H
 
 #include <asm/memory.h>
+#include <kernel/kcsan.h>
 #include <kernel/spinlock_types.h>
 #include <lib/cpumask.h>
 #include <lib/kernel.h>
@@ -91,6 +92,8 @@ struct task_struct {
 
 	/* The locks it holds, for lockdep (empty without it). */
 	struct lockdep_task lockdep;
+	/* The data-race detector's sampling (empty without KCSAN). */
+	struct kcsan_ctx kcsan;
 };
 
 BUILD_BUG_ON(offsetof(struct task_struct, cpu_context) != 0);

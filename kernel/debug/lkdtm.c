@@ -9,6 +9,7 @@
 #define pr_fmt(fmt) "lkdtm: " fmt
 #include <kernel/cpu.h>
 #include <kernel/kasan.h>
+#include <kernel/kcsan.h>
 #include <kernel/lkdtm.h>
 #include <kernel/mm.h>
 #include <kernel/mutex.h>
@@ -444,6 +445,95 @@ static noinline void lockdep_percpu_remote(void)
 		READ_ONCE(*per_cpu_ptr(&lkdtm_percpu, other)));
 }
 
+/*
+ * A plain write on one CPU against a plain read of the same variable on
+ * another, looping until the data-race detector reports them or 20 s
+ * pass: with KCSAN (make KCSAN=1) it must print "BUG: KCSAN: data-race in
+ * data_race_read / data_race_write". Each access is its own function,
+ * noipa so that the compiler emits each one, plainly, every time (a
+ * noinline reader alone is pure to it, and its call leaves the loop).
+ * Meanwhile the reader's accesses are watched for 20 ms each, one in
+ * ~5000, and the writer's never (it runs unstalled): on a busy host a vCPU
+ * gets a host core a fraction of the time, and a watch sees the writer
+ * whenever the writer runs while the window is open, even with the
+ * watcher's own vCPU descheduled.
+ */
+static unsigned long data_race_var;
+static bool data_race_stop;
+static struct completion data_race_done[2];
+
+static __attribute__((noipa)) void data_race_write(unsigned long v)
+{
+	data_race_var = v;
+}
+
+static __attribute__((noipa)) unsigned long data_race_read(void)
+{
+	return data_race_var;
+}
+
+static int data_race_writer(void *arg)
+{
+	kcsan_no_watch_current(true);
+	for (unsigned long i = 0; !READ_ONCE(data_race_stop); i++)
+		data_race_write(i);
+	complete(&data_race_done[0]);
+	return 0;
+}
+
+static int data_race_reader(void *arg)
+{
+	unsigned long sum = 0;
+
+	while (!READ_ONCE(data_race_stop))
+		sum += data_race_read();
+	WRITE_ONCE(data_race_var, sum); /* keep the reads */
+	complete(&data_race_done[1]);
+	return 0;
+}
+
+static noinline void fault_data_race(void)
+{
+	int (*fn[2])(void *) = {data_race_writer, data_race_reader};
+	unsigned long before = kcsan_reports();
+	unsigned int cpu[2];
+	u64 deadline = ktime_get_ns() + 20000000000ULL;
+	unsigned long skip = 5000, us = 20000;
+
+	if (num_online_cpus() < 2) {
+		pr_err("'data_race' needs two CPUs online\n");
+		return;
+	}
+	cpu[0] = cpumask_first(cpu_online_mask);
+	cpu[1] = cpumask_next(cpu[0], cpu_online_mask);
+	WRITE_ONCE(data_race_stop, false);
+	for (unsigned int i = 0; i < 2; i++) {
+		struct task_struct *t;
+
+		init_completion(&data_race_done[i]);
+		t = kthread_create(fn[i], NULL, "lkdtm-race/%u", i);
+		if (!t)
+			panic("lkdtm: cannot start a racing thread");
+		kthread_bind(t, cpu[i]);
+		wake_up_process(t);
+	}
+	pr_info("plain write on CPU%u vs plain read on CPU%u, up to 20 s\n",
+		cpu[0], cpu[1]);
+	kcsan_set_sampling(&skip, &us);
+	while (kcsan_reports() == before && ktime_get_ns() < deadline)
+		msleep(10);
+	kcsan_set_sampling(&skip, &us);
+	WRITE_ONCE(data_race_stop, true);
+	for (unsigned int i = 0; i < 2; i++)
+		wait_for_completion(&data_race_done[i]);
+	if (kcsan_reports() == before)
+		pr_err("'data_race' did not fault: no KCSAN report (a build "
+		       "with make KCSAN=1 has the detector)\n");
+	else
+		pr_info("'data_race': %lu report(s)\n",
+			kcsan_reports() - before);
+}
+
 /* Faults that must not return, and what should have stopped each. */
 static const struct {
 	const char *name;
@@ -474,13 +564,14 @@ static const struct {
 };
 
 static char lkdtm_word[32];
-param_string("lkdtm", lkdtm_word,
-	     "rodata|text|exec|null|undef|stack|overflow|rcu_yield|panic|"
-	     "hang|stall|percpu_preemptible|ubsan_shift|kasan_uaf|kasan_oob|"
-	     "kasan_percpu_uaf|kasan_stack_uaf|ab_ba|irq_inversion|"
-	     "wait_under_lock|sleep_in_atomic|rcu_deref|percpu_remote: "
-	     "crash, hang or misuse on purpose, or trip a detector, to "
-	     "see the report");
+param_string(
+	"lkdtm", lkdtm_word,
+	"rodata|text|exec|null|undef|stack|overflow|rcu_yield|panic|"
+	"hang|stall|percpu_preemptible|ubsan_shift|kasan_uaf|kasan_oob|"
+	"kasan_percpu_uaf|kasan_stack_uaf|ab_ba|irq_inversion|"
+	"wait_under_lock|sleep_in_atomic|rcu_deref|percpu_remote|data_race: "
+	"crash, hang or misuse on purpose, or trip a detector, to "
+	"see the report");
 
 void lkdtm_boot(void)
 {
@@ -521,12 +612,14 @@ void lkdtm_run(const char *what)
 		fault_stall();
 	else if (!strcmp(what, "percpu_preemptible"))
 		fault_percpu_preemptible();
+	else if (!strcmp(what, "data_race"))
+		fault_data_race();
 	else
 		pr_err("unknown fault '%s' (rodata text exec null undef stack "
 		       "overflow rcu_yield panic hang stall "
 		       "percpu_preemptible ubsan_shift kasan_uaf kasan_oob "
 		       "kasan_percpu_uaf kasan_stack_uaf ab_ba irq_inversion "
 		       "wait_under_lock sleep_in_atomic rcu_deref "
-		       "percpu_remote)\n",
+		       "percpu_remote data_race)\n",
 		       what);
 }

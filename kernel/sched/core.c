@@ -148,7 +148,7 @@ static void enqueue(struct rq *rq, struct task_struct *p)
 		p->vruntime_ns = vruntime_floor(rq);
 	update_depth(rq, ktime_get_ns());
 	list_add_tail(&p->run_list, &rq->queue);
-	rq->nr_queued++;
+	WRITE_ONCE(rq->nr_queued, rq->nr_queued + 1);
 	p->on_rq = true;
 }
 
@@ -156,7 +156,7 @@ static void dequeue(struct rq *rq, struct task_struct *p)
 {
 	update_depth(rq, ktime_get_ns());
 	list_del_init(&p->run_list);
-	rq->nr_queued--;
+	WRITE_ONCE(rq->nr_queued, rq->nr_queued - 1);
 }
 
 /* The queued thread with the least CPU time, taken off the queue. */
@@ -488,7 +488,7 @@ static void __schedule(bool preempt)
 		stop_machine_recheck();
 		return;
 	}
-	rq->curr = next;
+	WRITE_ONCE(rq->curr, next);
 	this_cpu_write(slice_start_ns, rq->clock_ns);
 	rq->nr_switches++;
 	next->on_cpu = true;

@@ -45,7 +45,7 @@ static void push_queued_tasks(struct rq *rq)
 	spin_lock_irqsave(&rq->lock, flags);
 	list_for_each_entry_safe (p, n, &rq->queue, run_list) {
 		list_del_init(&p->run_list);
-		rq->nr_queued--;
+		WRITE_ONCE(rq->nr_queued, rq->nr_queued - 1);
 		p->on_rq = false;
 		p->migrate = true;
 		list_add_tail(&p->run_list, &moving);
@@ -246,7 +246,8 @@ int idle_thread_release(unsigned int cpu)
 	unsigned long flags;
 
 	spin_lock_irqsave(&rq->lock, flags);
-	rq->curr = rq->idle = NULL; /* nothing runs there any more */
+	WRITE_ONCE(rq->curr, NULL); /* nothing runs there any more */
+	rq->idle = NULL;
 	spin_unlock_irqrestore(&rq->lock, flags);
 	if (idle_threads[cpu])
 		WRITE_ONCE(idle_threads[cpu]->on_cpu, false);

@@ -28,16 +28,18 @@ static struct task_struct *find_movable(struct rq *src, struct rq *dst)
 static struct rq *find_busiest(struct rq *me)
 {
 	struct rq *busiest = NULL;
-	unsigned int cpu;
+	unsigned int cpu, most = 0;
 
 	if (sched_packing())
 		return find_busiest_pack(me);
 	for_each_cpu (cpu, cpu_active_mask) {
 		struct rq *rq = cpu_rq(cpu);
+		unsigned int queued = READ_ONCE(rq->nr_queued);
 
-		if (rq != me && READ_ONCE(rq->nr_queued) &&
-		    (!busiest || rq->nr_queued > busiest->nr_queued))
+		if (rq != me && queued > most) {
 			busiest = rq;
+			most = queued;
+		}
 	}
 	return busiest;
 }

@@ -208,7 +208,7 @@ struct rq *find_busiest_pack(struct rq *me)
 {
 	struct rq *busiest = NULL;
 	u64 now = ktime_get_ns();
-	unsigned int cpu;
+	unsigned int cpu, most = 0;
 
 	for_each_cpu (cpu, cpu_active_mask) {
 		struct rq *rq = cpu_rq(cpu);
@@ -216,8 +216,10 @@ struct rq *find_busiest_pack(struct rq *me)
 
 		if (rq == me || !queued || !cpu_full(rq, now))
 			continue;
-		if (!busiest || queued > busiest->nr_queued)
+		if (!busiest || queued > most) {
 			busiest = rq;
+			most = queued;
+		}
 	}
 	return busiest;
 }

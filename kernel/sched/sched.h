@@ -10,7 +10,9 @@
  * One run queue per CPU. `queue` holds the runnable threads waiting for
  * this CPU (not the one running: that is curr). lock guards every field
  * and the on_rq/run_list/cpu of threads on this queue. Lock order when two
- * are needed: lower CPU number first (double_rq_lock()).
+ * are needed: lower CPU number first (double_rq_lock()). nr_queued and
+ * curr are also read without it (READ_ONCE(): the idle pull's and the
+ * packer's estimates, the drain's check), so they change with WRITE_ONCE().
  */
 struct rq {
 	spinlock_t lock;

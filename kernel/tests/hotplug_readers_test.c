@@ -165,7 +165,8 @@ static int mask_reader(void *p)
 				check_one(cpu, r);
 			rcu_read_unlock();
 		}
-		r->walks++;
+		/* The design test polls it while this runs (READ_ONCE()). */
+		WRITE_ONCE(r->walks, r->walks + 1);
 		if (!(r->walks % 64))
 			yield();
 	}
