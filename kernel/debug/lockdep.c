@@ -852,24 +852,41 @@ void lockdep_switch_in(const struct lockdep_map *map)
 	t->recursion--;
 }
 
+/*
+ * A report from outside the graph code: IRQs off, the graph lock taken
+ * and checking turned off, as for every report (the first is the only
+ * one). False if a report or a full table turned it off first.
+ */
+static bool report_begin(unsigned long *flags)
+{
+	local_irq_save(*flags);
+	if (!graph_lock()) {
+		local_irq_restore(*flags);
+		return false;
+	}
+	current->lockdep.recursion++;
+	debug_locks_off_graph_unlock();
+	return true;
+}
+
+static void report_end(unsigned long flags)
+{
+	current->lockdep.recursion--;
+	local_irq_restore(flags);
+}
+
 void lockdep_assert_held_failed(const struct lockdep_map *map, const char *what,
 				const char *file, int line)
 {
 	unsigned long flags;
 
-	local_irq_save(flags);
-	if (!graph_lock()) {
-		local_irq_restore(flags);
+	if (!report_begin(&flags))
 		return;
-	}
-	current->lockdep.recursion++;
-	debug_locks_off_graph_unlock();
 	print_banner("lock not held");
 	pr_err("%s:%d lockdep_assert_held(%s) failed\n", file, line, what);
 	lockdep_print_held_locks(current);
 	print_footer();
-	current->lockdep.recursion--;
-	local_irq_restore(flags);
+	report_end(flags);
 }
 
 /*
@@ -887,13 +904,8 @@ void __might_sleep(const char *file, int line)
 	if (!READ_ONCE(debug_locks) || (!pc && !irqs_disabled()) || p->idle ||
 	    !p->pid || p->lockdep.recursion)
 		return;
-	local_irq_save(flags);
-	if (!graph_lock()) {
-		local_irq_restore(flags);
+	if (!report_begin(&flags))
 		return;
-	}
-	p->lockdep.recursion++;
-	debug_locks_off_graph_unlock();
 	pr_err("BUG: sleeping function called from invalid context at "
 	       "%s:%d\n",
 	       file, line);
@@ -902,8 +914,7 @@ void __might_sleep(const char *file, int line)
 	pr_err("preempt_count: %x, expected: 0\n", pc);
 	lockdep_print_held_locks(p);
 	print_footer();
-	p->lockdep.recursion--;
-	local_irq_restore(flags);
+	report_end(flags);
 }
 
 /* ---- PROVE_RCU ---- */
@@ -918,13 +929,8 @@ void lockdep_rcu_suspicious(const char *file, int line, const char *s)
 {
 	unsigned long flags;
 
-	local_irq_save(flags);
-	if (!graph_lock()) {
-		local_irq_restore(flags);
+	if (!report_begin(&flags))
 		return;
-	}
-	current->lockdep.recursion++;
-	debug_locks_off_graph_unlock();
 	pr_err("\n");
 	pr_err("=============================\n");
 	pr_err("WARNING: suspicious RCU usage\n");
@@ -937,8 +943,7 @@ void lockdep_rcu_suspicious(const char *file, int line, const char *s)
 	       flags & DAIF_I ? "off" : "on");
 	lockdep_print_held_locks(current);
 	print_footer();
-	current->lockdep.recursion--;
-	local_irq_restore(flags);
+	report_end(flags);
 }
 
 /*
