@@ -174,7 +174,7 @@ OBJS := $(addprefix $(B)/,$(arch-y) $(kernel-y) $(time-y) $(mm-y) $(sched-y) \
 	$(rcu-y) $(hotplug-y) $(trace-y) $(governor-y) $(debug-y) $(lib-y) \
 	$(drivers-y) $(tests-y) $(bench-y) $(san-y) $(kcsan-y))
 
-.PHONY: all lean sanitize kcsan run test tfa-virt host-test board-test sdcard model sweep stress torture fuzz power power-stats bench bench-scale bench-linux trace test-scale nr-cpus-cost clean help setup gdb FORCE
+.PHONY: all lean sanitize kcsan run test test-images tfa-virt host-test board-test sdcard model sweep stress torture fuzz power power-stats bench bench-scale bench-linux trace test-scale nr-cpus-cost clean help setup gdb FORCE
 all: $(B)/Image $(B)/kernel.elf
 
 help:
@@ -295,7 +295,13 @@ $(B)/Image: $(B)/kernel.elf
 run: $(B)/Image
 	./qemu.sh --smp 4 --append "policy=rqdepth demo"
 
-test: $(B)/Image $(B)/lean/Image $(B)/sanitize/Image $(B)/kcsan/Image tfa-virt
+# The images the matrix boots, built side by side: make test runs without
+# -j, and the sanitizing and KCSAN builds are each as long as the normal
+# one. The tools are installed first, once.
+test-images: $(B)/Image $(B)/lean/Image $(B)/sanitize/Image $(B)/kcsan/Image \
+	tfa-virt
+test: $(B)/.setup-ok
+	@$(MAKE) --no-print-directory -j2 test-images
 	python3 tests/run.py
 
 # TF-A for QEMU virt (qemu.sh --machine virt --firmware tfa), built once
