@@ -110,9 +110,22 @@ def sctlr():
     return None
 
 
+_last_stop = [None]
+
+
 def cont_to(expect):
-    """Continue until a stop in function expect; the stop's function."""
-    run("continue")
+    """Continue until a stop in function expect; the stop's function. A
+    stop at the very breakpoint the same thread stood on is not a new one:
+    GDB steps over a breakpoint before it continues, and on a busy host
+    the vCPU may take an interrupt instead of that step and come back to
+    the breakpoint: continue again, a few times at most. (No step of the
+    walk stops twice in a row at one breakpoint of one thread.)"""
+    for _ in range(4):
+        run("continue")
+        here = (gdb.selected_thread().num, pc())
+        if here != _last_stop[0]:
+            break
+    _last_stop[0] = here
     return func()
 
 

@@ -77,14 +77,18 @@ static inline int wait_on(void *p)
 
 /*
  * Poll cond with IRQs on, every WAIT_FOR_POLL_US, for up to max_us
- * (busy: the thread stays on its CPU); cond's final value.
+ * (busy: the thread stays on its CPU): true if it was seen true. The
+ * value that ended the loop, not a read after it: a condition that comes
+ * and goes (no reader holds a lock) may be false again by then.
  */
-#define wait_for(cond, max_us)                                           \
-	({                                                               \
-		for (unsigned long __us = 0; !(cond) && __us < (max_us); \
-		     __us += WAIT_FOR_POLL_US)                           \
-			udelay(WAIT_FOR_POLL_US);                        \
-		(cond);                                                  \
+#define wait_for(cond, max_us)                              \
+	({                                                  \
+		bool __seen;                                \
+		for (unsigned long __us = 0;                \
+		     !(__seen = (cond)) && __us < (max_us); \
+		     __us += WAIT_FOR_POLL_US)              \
+			udelay(WAIT_FOR_POLL_US);           \
+		__seen;                                     \
 	})
 
 /*
