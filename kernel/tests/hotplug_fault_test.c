@@ -227,6 +227,42 @@ static int barrier_probe_down(void *arg)
 }
 
 /*
+ * p's reader on other, holding a grace period for 200 ms, and p's
+ * callback queued on cpu meanwhile from elsewhere: true once both are in
+ * place (the reader still inside). The caller may run anywhere after.
+ */
+static bool barrier_probe_start(struct kunit *test, struct barrier_probe *p,
+				unsigned int cpu, unsigned int other)
+{
+	struct task_struct *t;
+	struct cpumask mask;
+	bool ok;
+
+	/* Off the reader's CPU while it spins, so as to queue meanwhile. */
+	cpumask_copy(&mask, cpu_possible_mask);
+	cpumask_clear_cpu(other, &mask);
+	set_cpus_allowed(current, &mask);
+	rcu_barrier();
+	*p = (struct barrier_probe){.target = cpu, .hold_ns = 200000000ULL};
+	init_completion(&p->reader_done);
+	t = kthread_create(barrier_probe_reader, p, "bp_reader");
+	ok = KUNIT_EXPECT_NOT_NULL(test, t);
+	if (ok) {
+		kthread_bind(t, other);
+		wake_up_process(t);
+		while (!p->inside)
+			cpu_relax();
+		ok = KUNIT_EXPECT_EQ(test,
+				     smp_call_function_single(
+					     cpu, barrier_probe_queue, p, true),
+				     0);
+		KUNIT_EXPECT_FALSE(test, completion_done(&p->reader_done));
+	}
+	set_cpus_allowed(current, cpu_possible_mask);
+	return ok;
+}
+
+/*
  * A callback queued on a CPU that is going down: its online bit is clear
  * but its callbacks are not migrated yet (AFFINITY_INFO held at ON for a
  * while, fault injected). Does an rcu_barrier() started in that window
@@ -237,7 +273,6 @@ static void hotplug_rcu_barrier_waits_for_going_down_cpu(struct kunit *test)
 	static struct barrier_probe p;
 	unsigned int cpu = nr_cpu_ids - 1, other;
 	struct task_struct *t;
-	struct cpumask mask;
 
 	if (!have_down_cpus(test, 2) || !psci_checkable()) {
 		kunit_skip(test, "needs 2 CPUs and PSCI");
@@ -246,32 +281,15 @@ static void hotplug_rcu_barrier_waits_for_going_down_cpu(struct kunit *test)
 	other = cpumask_first(cpu_online_mask);
 	if (other == cpu)
 		other = cpumask_next(cpu, cpu_online_mask);
-	/* Off the reader's CPU while it spins, so as to queue meanwhile. */
-	cpumask_copy(&mask, cpu_possible_mask);
-	cpumask_clear_cpu(other, &mask);
-	set_cpus_allowed(current, &mask);
-	rcu_barrier();
-	p = (struct barrier_probe){.target = cpu, .hold_ns = 200000000ULL};
-	init_completion(&p.down_done);
-	init_completion(&p.reader_done);
 	/*
 	 * The reader keeps the callback's grace period from ending until the
 	 * down has parked the CPU's rcuc thread (the down's own grace period
 	 * waits for it too), so the callback cannot run before the CPU dies:
 	 * it must be migrated, and the barrier must wait for that.
 	 */
-	t = kthread_create(barrier_probe_reader, &p, "bp_reader");
-	KUNIT_ASSERT_NOT_NULL(test, t);
-	kthread_bind(t, other);
-	wake_up_process(t);
-	while (!p.inside)
-		cpu_relax();
-	KUNIT_ASSERT_EQ(
-		test,
-		smp_call_function_single(cpu, barrier_probe_queue, &p, true),
-		0);
-	KUNIT_EXPECT_FALSE(test, completion_done(&p.reader_done));
-	set_cpus_allowed(current, cpu_possible_mask);
+	if (!barrier_probe_start(test, &p, cpu, other))
+		return;
+	init_completion(&p.down_done);
 	/* The 200 fast polls, then about 30 sleeps of 10 ms: a hold well
 	 * past the barrier's two grace periods, well short of the 1 s
 	 * after which the down gives up. */
@@ -871,32 +889,13 @@ static void hotplug_stopped_cpu_callbacks_run(struct kunit *test)
 {
 	static struct barrier_probe p;
 	unsigned int cpu = nr_cpu_ids - 1, other;
-	struct task_struct *t;
-	struct cpumask mask;
 	int err;
 
 	if (!have_down_cpus(test, 2))
 		return;
 	other = cpumask_first(cpu_online_mask);
-	/* Off the reader's CPU while it spins, so as to queue meanwhile. */
-	cpumask_copy(&mask, cpu_possible_mask);
-	cpumask_clear_cpu(other, &mask);
-	set_cpus_allowed(current, &mask);
-	rcu_barrier();
-	p = (struct barrier_probe){.target = cpu, .hold_ns = 200000000ULL};
-	init_completion(&p.reader_done);
-	t = kthread_create(barrier_probe_reader, &p, "bp_reader");
-	KUNIT_ASSERT_NOT_NULL(test, t);
-	kthread_bind(t, other);
-	wake_up_process(t);
-	while (!p.inside)
-		cpu_relax();
-	KUNIT_ASSERT_EQ(
-		test,
-		smp_call_function_single(cpu, barrier_probe_queue, &p, true),
-		0);
-	KUNIT_EXPECT_FALSE(test, completion_done(&p.reader_done));
-	set_cpus_allowed(current, cpu_possible_mask);
+	if (!barrier_probe_start(test, &p, cpu, other))
+		return;
 	cpuhp_set_step_hook(fail_every_way);
 	err = cpu_down(cpu);
 	cpuhp_set_step_hook(NULL);
