@@ -164,13 +164,15 @@ def run_boots(boots, args):
             timeout = args.timeout or boot.timeout or DEFAULT_TIMEOUT
             checks, run, log_path = run_boot(boot, timeout, args.image)
             seconds = run.seconds if run else 0.0
+            cpu = run.cpu_seconds if run else None
         except Exception as e:      # a harness bug must not hide the other boots
             checks, seconds = [Check("harness", False, f"{type(e).__name__}: {e}")], 0.0
+            cpu = None
             log_path = os.path.join(LOG_DIR, boot.name + ".log")
         with lock:
             if stopping.is_set():
                 return
-            passed, failed = report(boot.name, checks, seconds, log_path)
+            passed, failed = report(boot.name, checks, seconds, log_path, cpu)
             totals[0] += passed
             totals[1] += failed
 

@@ -56,14 +56,16 @@ def case_lines(path, checks, limit=60):
     return "\n".join(out)
 
 
-def report(name, checks, seconds, log_path):
+def report(name, checks, seconds, log_path, cpu=None):
+    """Prints one boot's or check's line, [wall time, host CPU time if
+    known], and the failed checks with the log's excerpt."""
     passed = sum(c.ok for c in checks)
     failed = len(checks) - passed
     skipped = sum(c.skipped for c in checks)
     text = f"{'PASS' if not failed else 'FAIL'}  {name:<22} {passed} passed, {failed} failed"
     if skipped:
         text += f" ({skipped} skipped)"
-    text += f"  [{seconds:.1f} s]"
+    text += f"  [{seconds:.1f} s" + (f", {cpu:.1f} s CPU]" if cpu is not None else "]")
     if failed:
         text += "\n" + "\n".join(f"    {c}" for c in checks if not c.ok)
         own = case_lines(log_path, checks)
