@@ -523,6 +523,7 @@ int __cpu_teardown(unsigned int cpu)
 		pr_crit("CPU%u: did not take its down request within %lu ms: "
 			"withdrawn, it stays\n",
 			cpu, cpu_timeout_ms);
+		sched_report_stuck(cpu);
 		return -ETIMEDOUT;
 	}
 	pr_crit("CPU%u: took its down request but did not report within %lu "

@@ -88,6 +88,7 @@ void resched_cpu(unsigned int cpu);
 int sched_cpu_activate(unsigned int cpu);
 int sched_cpu_deactivate(unsigned int cpu);
 int sched_cpu_drain(unsigned int cpu);
+void sched_report_stuck(unsigned int cpu);
 /*
  * For tests, fault point fail.wakeup_delay narrowed to one waker: when
  * task waker queues a thread on cpu, it first waits, IRQs off, until cpu

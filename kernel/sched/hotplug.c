@@ -28,6 +28,8 @@
 #define DRAIN_SPIN_US 2000
 
 static DEFINE_CPU_ARRAY(struct task_struct *, idle_threads);
+/* Its switch count when its last drain passed, for sched_report_stuck(). */
+static DEFINE_CPU_ARRAY(u64, drained_switches);
 
 int sched_cpu_activate(unsigned int cpu)
 {
@@ -208,7 +210,32 @@ int sched_cpu_drain(unsigned int cpu)
 		st.longest_sleep_ns =
 			max(st.longest_sleep_ns, ktime_get_ns() - t0);
 	}
+	drained_switches[cpu] = READ_ONCE(rq->nr_switches);
 	return 0;
+}
+
+/*
+ * A drained CPU that never took its down request (__cpu_teardown()):
+ * what does it run, and did that thread arrive after the drain (a
+ * switch since)? Then its backtrace. Read without the lock: a report.
+ */
+void sched_report_stuck(unsigned int cpu)
+{
+	struct rq *rq = cpu_rq(cpu);
+	struct task_struct *curr = READ_ONCE(rq->curr);
+	struct cpumask one;
+
+	pr_err("CPU%u: runs %s (pid %d) for %llu us, preempt_count %#x; %u "
+	       "queued and %llu switches since its drain\n",
+	       cpu, curr->comm, curr->pid,
+	       (unsigned long long)(ktime_get_ns() - sched_curr_since_ns(cpu)) /
+		       1000,
+	       READ_ONCE(curr->preempt_count), READ_ONCE(rq->nr_queued),
+	       (unsigned long long)(READ_ONCE(rq->nr_switches) -
+				    drained_switches[cpu]));
+	cpumask_clear(&one);
+	cpumask_set_cpu(cpu, &one);
+	smp_send_backtrace(&one);
 }
 
 /*
