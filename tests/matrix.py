@@ -524,14 +524,14 @@ BOOTS = [
     # sweep sample on GICv2: no report (SANITIZER_FORBID fails any).
     Boot("sanitize-virt-gicv2-smp4",
          ["--image", SANITIZE_IMAGE, "--smp", "4"],
-         append="test=all stress=12 sweep=4 sweep.design=rcu torture=10 poweroff",
+         append="test=all stress=8 sweep=4 sweep.design=rcu torture=10 poweroff",
          timeout=600,
          expect=(r"^KASAN: shadow for 2 range\(s\), quarantine \d+ KiB$",
                  r"\bBrought up 4 of 4 CPUs$",
                  r"rcu-torture: --- End of test: SUCCESS")),
     Boot("sanitize-virt-gicv3-smp4",
          ["--image", SANITIZE_IMAGE, "--gic", "3", "--smp", "4"],
-         append="test=all stress=12 poweroff", timeout=600,
+         append="test=all stress=8 poweroff", timeout=600,
          expect=(r"\bBrought up 4 of 4 CPUs$",)),
     # raspi3b runs every suite but sched_pack: lockdep's and KASAN's cost
     # per lock and access makes its light threads too heavy to pack on 2
@@ -540,7 +540,7 @@ BOOTS = [
          ["--image", SANITIZE_IMAGE, "--machine", "raspi3b"],
          append="test=boot,mm,mmu,smp,sched,rcu,hotplug,hotplug_fault,"
                 "hotplug_readers,hotplug_sweep,stress,irq,timer,governor,psci,"
-                "trace,cpuidle,fault,suspend stress=10 poweroff", timeout=720,
+                "trace,cpuidle,fault,suspend stress=6 poweroff", timeout=720,
          expect=(r"\bBrought up 4 of 4 CPUs$",)),
     # Each detector's lkdtm trigger: the report as Linux prints it, with
     # the stacks of the access, the allocation and the free.
@@ -721,7 +721,7 @@ BOOTS = [
     # TF-A entering the kernel at EL1 (the kernel then has no EL2 to set up).
     Boot("raspi3b-tfa-el1",
          ["--machine", "raspi3b", "--firmware", "tfa", "--el1"],
-         append=f"test=smp,{HOTPLUG} hotplug.cycles=300 poweroff",
+         append=f"test=smp,{HOTPLUG} hotplug.cycles=100 poweroff",
          timeout=180,
          expect=(r"^INFO:    SPSR = 0x3c5$",)),
     torture_boot("raspi3b-tfa-torture",
@@ -1054,7 +1054,7 @@ BOOTS = [
     Boot("virt-rcu-exp-fault",
          ["--smp", "4", "--mem", "256M"],
          append=f"test=smp,rcu,{HOTPLUG} fail.rcu_exp=migrate,miss_ipi,no_csd "
-                "hotplug.cycles=300 poweroff",
+                "hotplug.cycles=150 poweroff",
          timeout=240,
          expect=(r"fail.rcu_exp=migrate,miss_ipi,no_csd: every expedited",)),
     # The cycles stop at the kernel's own 150 s deadline (hotplug_secs): a
@@ -1164,9 +1164,9 @@ BOOTS = [
     # Offline CPUs parked in the kernel pen, as on spin-table boards.
     Boot("hotplug-pen-smp4",
          ["--smp", "4", "--mem", "256M"],
-         append=f"hotplug.pen test={HOTPLUG} hotplug.cycles=300 poweroff",
+         append=f"hotplug.pen test={HOTPLUG} hotplug.cycles=150 poweroff",
          timeout=120,
-         expect=(r"hotplug_readers_never_see_poison: \d{3} downs",)),
+         expect=(r"hotplug_readers_never_see_poison: \d{2,} downs",)),
 
     # -- the monitor shell, driven through the console ------------------------
     Boot("shell-virt-smp4",
