@@ -40,7 +40,7 @@ from harness.boot import boot_checks                                   # noqa: E
 from harness.console import Script                                     # noqa: E402
 from harness.dtb import cpus_dtb, shim_dtb                             # noqa: E402
 from harness.needs import missing                                     # noqa: E402
-from harness.host import HOST_ONLY, TOOL_CHECKS, run_tool_check       # noqa: E402
+from harness.host import HOST_ONLY, IN_POOL, TOOL_CHECKS, run_tool_check  # noqa: E402
 from harness.ktap import Check                                         # noqa: E402
 from harness.qemu import qemu_sh_argv, run_qemu, stop, stop_all      # noqa: E402
 from harness.report import report                                      # noqa: E402
@@ -148,8 +148,9 @@ def list_boots(boots):
         print(f"{b.name:<22} ./qemu.sh {' '.join(b.qemu)}{how}  append='{kernel_cmdline(b)}'{steps}")
 
 
-def run_boots(boots, args):
-    """Runs the boots, reporting each as it completes; returns (passed, failed)."""
+def run_boots(boots, args, pooled=()):
+    """Runs the boots and the pooled host checks, args.jobs at a time,
+    reporting each as it completes; returns (passed, failed)."""
     lock = threading.Lock()
     totals = [0, 0]
     stopping = threading.Event()      # set on Ctrl-C: report nothing more
@@ -176,9 +177,20 @@ def run_boots(boots, args):
             totals[0] += passed
             totals[1] += failed
 
+    def one_check(c):
+        results, log_path, seconds = run_tool_check(LOG_DIR, *c)
+        with lock:
+            if stopping.is_set():
+                return
+            passed, failed = report(c[0], results, seconds, log_path)
+            totals[0] += passed
+            totals[1] += failed
+
     pool = concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs))
     try:
-        for future in [pool.submit(one, b) for b in boots]:
+        futures = [pool.submit(one, b) for b in boots]
+        futures += [pool.submit(one_check, c) for c in pooled]
+        for future in futures:
             future.result()
     except BaseException:
         stopping.set()
@@ -229,19 +241,20 @@ def main():
     # The checks that boot nothing run beside the boots, in a thread of
     # their own; their results are reported after the boots'.
     early = [c for c in checks if c[0] in HOST_ONLY]
+    pooled = [c for c in checks if c[0] in IN_POOL]
     done = []
     beside = threading.Thread(
         target=lambda: done.extend((c[0], *run_tool_check(LOG_DIR, *c)) for c in early),
         daemon=True)
     try:
         beside.start()
-        p, f = run_boots(boots, args)
+        p, f = run_boots(boots, args, pooled)
         passed, failed = passed + p, failed + f
         beside.join()
         for name, results, log_path, seconds in done:
             p, f = report(name, results, seconds, log_path)
             passed, failed = passed + p, failed + f
-        for c in (c for c in checks if c not in early):
+        for c in (c for c in checks if c not in early and c not in pooled):
             results, log_path, seconds = run_tool_check(LOG_DIR, *c)
             p, f = report(c[0], results, seconds, log_path)
             passed, failed = passed + p, failed + f

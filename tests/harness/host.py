@@ -62,6 +62,10 @@ TOOL_CHECKS = [
 # at a time), where a host core is often idle, and the rest after them.
 HOST_ONLY = {"host tests", "model", "dtb fuzz", "boards", "params", "layers",
              "layers self-test", "lean", "docs", "figures", "tfa"}
+# The checks that boot QEMU on files of their own: they take a job of the
+# boots' pool, as a boot does. The GDB walkthroughs (one GDB port) and the
+# NR_CPUS cost (it builds build/nr-4096, which a boot runs) stay after.
+IN_POOL = {"trace", "bench smoke", "power strategies", "scale bench smoke"}
 
 
 def run_command(argv, timeout):
