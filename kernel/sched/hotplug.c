@@ -91,6 +91,15 @@ int sched_cpu_deactivate(unsigned int cpu)
 	return 0;
 }
 
+static void backtrace_cpu(unsigned int cpu)
+{
+	struct cpumask one;
+
+	cpumask_clear(&one);
+	cpumask_set_cpu(cpu, &one);
+	smp_send_backtrace(&one);
+}
+
 /* What the CPU did since the drain began, for the report. */
 struct drain_start {
 	u64 switches, ticks, ipis;
@@ -128,7 +137,6 @@ static void drain_report(unsigned int cpu, struct rq *rq,
 	struct task_struct *curr;
 	unsigned int queued;
 	unsigned long flags;
-	struct cpumask one;
 	bool locked;
 
 	local_irq_save(flags);
@@ -156,12 +164,10 @@ static void drain_report(unsigned int cpu, struct rq *rq,
 	       locked ? ""
 		      : "; its run-queue lock held for 10 ms, read without it",
 	       st->injected ? "; injected" : "");
-	cpumask_clear(&one);
-	cpumask_set_cpu(cpu, &one);
-	smp_send_backtrace(&one);
+	backtrace_cpu(cpu);
 	/* Still there, and taking what? A second sample. */
 	irq_report_cpu_activity(cpu, 10);
-	smp_send_backtrace(&one);
+	backtrace_cpu(cpu);
 }
 
 /* After rcu:sync: no waker still chooses cpu; move its threads off. */
@@ -223,7 +229,6 @@ void sched_report_stuck(unsigned int cpu)
 {
 	struct rq *rq = cpu_rq(cpu);
 	struct task_struct *curr = READ_ONCE(rq->curr);
-	struct cpumask one;
 
 	pr_err("CPU%u: runs %s (pid %d) for %llu us, preempt_count %#x; %u "
 	       "queued and %llu switches since its drain\n",
@@ -233,9 +238,7 @@ void sched_report_stuck(unsigned int cpu)
 	       READ_ONCE(curr->preempt_count), READ_ONCE(rq->nr_queued),
 	       (unsigned long long)(READ_ONCE(rq->nr_switches) -
 				    drained_switches[cpu]));
-	cpumask_clear(&one);
-	cpumask_set_cpu(cpu, &one);
-	smp_send_backtrace(&one);
+	backtrace_cpu(cpu);
 }
 
 /*
