@@ -474,15 +474,19 @@ u64 kstat_irqs_cpu(unsigned int irq, unsigned int cpu)
  * For reports of a CPU that seems stuck (the hotplug drain): which
  * interrupts it takes over the next ms milliseconds. An interrupt storm
  * (a level interrupt nobody clears) shows as thousands; a CPU with IRQs
- * masked as none, not even its tick. One report at a time: the snapshot
- * is static, 8 KiB being too much for a stack.
+ * masked as none, not even its tick. The line is built whole and printed
+ * by one printk(): pieces printed by pr_cont() are split by any other
+ * CPU's message in between. One report at a time: the snapshot is
+ * static, 8 KiB being too much for a stack.
  */
 void irq_report_cpu_activity(unsigned int cpu, unsigned int ms)
 {
 	static u64 before[NR_IRQS];
+	static char line[400];
 	static bool busy;
 	u64 err = READ_ONCE(irq_err_count), total = 0;
 	unsigned int nr = irqchip ? irqchip->nr_irqs : 0;
+	size_t len = 0;
 
 	if (cpu >= nr_cpu_ids ||
 	    __atomic_exchange_n(&busy, true, __ATOMIC_ACQUIRE))
@@ -490,19 +494,22 @@ void irq_report_cpu_activity(unsigned int cpu, unsigned int ms)
 	for (unsigned int irq = 0; irq < nr; irq++)
 		before[irq] = kstat_irqs_cpu(irq, cpu);
 	udelay(ms * 1000UL);
-	printk(KERN_ERR "CPU%u took in the next %u ms:", cpu, ms);
 	for (unsigned int irq = 0; irq < nr; irq++) {
 		u64 n = kstat_irqs_cpu(irq, cpu) - before[irq];
 
 		total += n;
 		if (n)
-			pr_cont(" irq %u (%s) %llu,", irq,
-				irq_desc[irq].name ? irq_desc[irq].name : "?",
-				(unsigned long long)n);
+			len += scnprintf(line + len, sizeof(line) - len,
+					 " irq %u (%s) %llu,", irq,
+					 irq_desc[irq].name ?: "?",
+					 (unsigned long long)n);
 	}
-	pr_cont(" %llu in all; %llu unhandled on any CPU\n",
-		(unsigned long long)total,
-		(unsigned long long)(READ_ONCE(irq_err_count) - err));
+	printk(KERN_ERR
+	       "CPU%u took in the next %u ms:%s %llu in all; %llu unhandled "
+	       "on any CPU\n",
+	       cpu, ms, line, (unsigned long long)total,
+	       (unsigned long long)(READ_ONCE(irq_err_count) - err));
+	line[0] = '\0';
 	__atomic_store_n(&busy, false, __ATOMIC_RELEASE);
 }
 

@@ -280,12 +280,14 @@ static const char *class_str(char *buf, size_t len, const struct lock_class *c)
 
 #define CLASS_STR(c) class_str((char[96]){0}, 96, (c))
 
-static void print_held_lock(const struct held_lock *hl)
+/* One printk per line: another CPU's message would split a pr_cont(). */
+static void print_held_lock(const char *prefix, const struct held_lock *hl)
 {
 	char sym[96];
 
 	sprint_symbol(sym, sizeof(sym), hl->acquire_ip);
-	pr_cont("%s, at: %s\n", CLASS_STR(&lock_classes[hl->class_idx]), sym);
+	pr_err("%s%s, at: %s\n", prefix,
+	       CLASS_STR(&lock_classes[hl->class_idx]), sym);
 }
 
 static void lockdep_print_held_locks(struct task_struct *p)
@@ -299,8 +301,10 @@ static void lockdep_print_held_locks(struct task_struct *p)
 	pr_err("%u lock%s held by %s/%d:\n", depth, depth > 1 ? "s" : "",
 	       p->comm, p->pid);
 	for (unsigned int i = 0; i < depth; i++) {
-		pr_err(" #%u: ", i);
-		print_held_lock(&p->lockdep.held[i]);
+		char prefix[16];
+
+		scnprintf(prefix, sizeof(prefix), " #%u: ", i);
+		print_held_lock(prefix, &p->lockdep.held[i]);
 	}
 }
 
@@ -444,8 +448,7 @@ static void print_circular_bug(const struct held_lock *prev,
 	sprint_symbol(sym, sizeof(sym), ip);
 	pr_err("%s, at: %s\n", CLASS_STR(next), sym);
 	pr_err("\nbut task is already holding lock:\n");
-	pr_err("");
-	print_held_lock(prev);
+	print_held_lock("", prev);
 	pr_err("\nwhich lock already depends on the new lock.\n\n");
 	pr_err("\nthe existing dependency chain (in reverse order) is:\n\n");
 	print_path(class_idx(next), prev->class_idx, true, &n);
@@ -467,8 +470,7 @@ static void print_deadlock_bug(const struct held_lock *prev,
 	sprint_symbol(sym, sizeof(sym), ip);
 	pr_err("%s, at: %s\n", CLASS_STR(next), sym);
 	pr_err("\nbut task is already holding lock:\n");
-	pr_err("");
-	print_held_lock(prev);
+	print_held_lock("", prev);
 	pr_err("\nother info that might help us debug this:\n");
 	pr_err(" Possible unsafe locking scenario:\n\n");
 	pr_err("       CPU0\n       ----\n");

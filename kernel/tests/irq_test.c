@@ -756,6 +756,72 @@ static void irq_show_interrupts_lists_requested(struct kunit *test)
 	kfree(tail);
 }
 
+/*
+ * A report line is whole while another CPU prints: the stuck-CPU
+ * report's interrupt sample, printed in pieces, was once split by the
+ * backtrace its target printed meanwhile, and the line the log check
+ * looks for was gone. A thread on another CPU prints without pause
+ * while this one takes samples; every sample line in the log must hold
+ * its end.
+ */
+struct noise {
+	volatile bool stop, done;
+};
+
+static int print_noise(void *p)
+{
+	struct noise *n = p;
+
+	while (!n->stop)
+		pr_info("irq_test: noise from CPU%u\n", raw_smp_processor_id());
+	n->done = true;
+	return 0;
+}
+
+static void irq_activity_report_is_one_line(struct kunit *test)
+{
+	static struct noise noise;
+	unsigned int other = cpumask_first(cpu_online_mask);
+	const char *mark = " took in the next 2 ms:";
+	unsigned int lines = 0;
+	struct task_struct *t;
+	char *log, *at;
+	u64 since;
+	size_t n;
+
+	if (!need_irqchip(test) || !have_cpus(test, 2))
+		return;
+	if (other == raw_smp_processor_id())
+		other = cpumask_next(other, cpu_online_mask);
+	log = kunit_kcalloc(test, LOG_BUF_LEN, 1);
+	KUNIT_ASSERT_NOT_NULL(test, log);
+	noise.stop = noise.done = false;
+	t = kthread_create(print_noise, &noise, "irq_noise");
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	kthread_bind(t, other);
+	since = READ_ONCE(log_head);
+	wake_up_process(t);
+	for (int i = 0; i < 5; i++)
+		irq_report_cpu_activity(other, 2);
+	noise.stop = true;
+	while (!noise.done)
+		msleep(1);
+	n = log_read(log, min(READ_ONCE(log_head) - since, LOG_BUF_LEN - 1ULL));
+	log[n] = '\0';
+	for (at = strstr(log, mark); at; at = strstr(at + 1, mark)) {
+		char *eol = strchr(at, '\n');
+
+		if (eol)
+			*eol = '\0';
+		KUNIT_EXPECT_NOT_NULL(test, strstr(at, "unhandled on any CPU"));
+		lines++;
+		if (!eol)
+			break;
+		at = eol;
+	}
+	KUNIT_EXPECT_EQ(test, lines, 5);
+}
+
 static const struct kunit_case irq_cases[] = {
 	KUNIT_CASE(irq_sgi_to_self_is_delivered_and_counted),
 	KUNIT_CASE(irq_request_checks_its_arguments),
@@ -771,6 +837,7 @@ static const struct kunit_case irq_cases[] = {
 	KUNIT_CASE(irq_gicv3_down_leaves_redistributor_awake),
 	KUNIT_CASE(irq_gicv3_power_down_sleeps_and_wakes_redistributor),
 	KUNIT_CASE(irq_show_interrupts_lists_requested),
+	KUNIT_CASE(irq_activity_report_is_one_line),
 	{},
 };
 
