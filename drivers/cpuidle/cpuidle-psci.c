@@ -131,7 +131,7 @@ static void add_cluster_state(struct cpuidle_state *out,
 	*out = *cl;
 	out->entry_latency_us = cpu->entry_latency_us + cl->entry_latency_us;
 	out->exit_latency_us = cpu->exit_latency_us + cl->exit_latency_us;
-	out->exit_spin_us = cpu->exit_spin_us + cl->exit_spin_us;
+	out->cluster_exit_us = cl->exit_latency_us;
 	out->target_residency_us =
 		max(cl->target_residency_us, cpu->target_residency_us);
 	out->psci_param = cpu->psci_param | cl->psci_param;
@@ -197,7 +197,7 @@ void cpuidle_init(void)
 	cpuidle_register_states(good, count, psci_enter);
 	/*
 	 * QEMU's CPU_SUSPEND returns at once: a wake-up from a deep state
-	 * would cost nothing. On QEMU's virt machine the core spins each
+	 * would cost nothing. On QEMU's virt machine the core waits each
 	 * state's exit latency instead (cpuidle.no_exit_emulation: not).
 	 */
 	if (!fdt_node_check_compatible(initial_boot_params, 0,

@@ -14,9 +14,15 @@
  * A state the firmware refuses is disabled for every CPU and the reason
  * printed, outside the idle path (nothing prints with RCU not watching).
  *
- * On QEMU's virt machine a CPU woken from state idx spins that state's
- * exit latency (cpuidle-psci.c turns it on): QEMU's CPU_SUSPEND returns
- * at once, so without it a deep state would cost a wake-up nothing.
+ * On QEMU's virt machine a CPU woken from state idx waits out that
+ * state's exit latency (cpuidle-psci.c turns it on): QEMU's CPU_SUSPEND
+ * returns at once, so without it a deep state would cost a wake-up
+ * nothing. The cluster's part of a cluster state's exit is paid only if
+ * the cluster really went down, as on hardware, where a CPU whose
+ * cluster stayed up resumes from its own state. The wait sleeps in WFI
+ * (arch_timer_wait_masked()) instead of spinning a host core, and is
+ * kept apart: out of the state's residency and the governor's history,
+ * counted in exit_ns.
  *
  * Clusters. CPUs share a cluster (L2, SCU, interconnect) that can power
  * down only when none of its CPUs needs it. In PSCI's platform-coordinated
@@ -39,6 +45,7 @@
 #define pr_fmt(fmt) "cpuidle: " fmt
 #include <asm/arch_timer.h>
 #include <asm/barrier.h>
+#include <kernel/arch_timer.h>
 #include <kernel/cpu.h>
 #include <kernel/cpu_array.h>
 #include <kernel/cpuidle.h>
@@ -93,12 +100,17 @@ static DEFINE_CPU_ARRAY(struct cpuidle_device, cpuidle_devices);
 
 static bool exit_emulation, no_exit_emulation;
 param_flag("cpuidle.no_exit_emulation", no_exit_emulation,
-	   "on QEMU virt, do not spin each idle state's exit latency on "
+	   "on QEMU virt, do not wait each idle state's exit latency on "
 	   "wake-up (QEMU's CPU_SUSPEND returns at once)");
 
 void cpuidle_set_exit_emulation(bool on)
 {
 	WRITE_ONCE(exit_emulation, on && !no_exit_emulation);
+}
+
+bool cpuidle_exit_emulated(void)
+{
+	return READ_ONCE(exit_emulation);
 }
 
 static bool cluster_idle = true;
@@ -330,9 +342,10 @@ static void clusters_recount(void)
 /*
  * cpu's counts in its cluster change by idle and down (1 in, -1 out, 0):
  * from the idle path (IRQs off) and from the hotplug notifier. The last
- * CPU in starts the cluster's period, the first out ends it.
+ * CPU in starts the cluster's period, the first out ends it. Returns
+ * whether the cluster was down before.
  */
-static void cluster_count(unsigned int cpu, int idle, int down)
+static bool cluster_count(unsigned int cpu, int idle, int down)
 {
 	struct cpuidle_cluster *c;
 	unsigned long flags;
@@ -341,7 +354,7 @@ static void cluster_count(unsigned int cpu, int idle, int down)
 
 	clusters_ready();
 	if (!nr_clusters || cpu >= nr_cpu_ids)
-		return;
+		return false;
 	c = &clusters[cpu_cluster[cpu]];
 	spin_lock_irqsave(&c->lock, flags);
 	now = ktime_get_ns();
@@ -355,6 +368,7 @@ static void cluster_count(unsigned int cpu, int idle, int down)
 	if (c->is_down && !was_down)
 		c->downs++;
 	spin_unlock_irqrestore(&c->lock, flags);
+	return was_down;
 }
 
 /* When a CPU starts or stops running the kernel: off counts as down. */
@@ -537,11 +551,35 @@ static void note_result(struct cpuidle_device *dev, int idx, int ret)
 	}
 }
 
+/*
+ * The exit QEMU's firmware did not take (cpuidle_set_exit_emulation()):
+ * the state's exit latency, less the cluster's part if the cluster did
+ * not go down. Slept where it can be, spun where not.
+ */
+static void emulate_exit(struct cpuidle_device *dev, int idx,
+			 bool cluster_was_down)
+{
+	const struct cpuidle_state *st = &states[idx];
+	u32 us = st->exit_latency_us;
+	u64 t0;
+
+	if (st->flags & CPUIDLE_FLAG_CLUSTER && cluster_was_down)
+		dev->states[idx].cluster_exits++;
+	else
+		us -= min(us, st->cluster_exit_us);
+	t0 = arch_counter_get();
+	if (us && arch_timer_wait_masked(us) < 0)
+		udelay(us);
+	dev->states[idx].exit_ns +=
+		cycles_to_ns(arch_counter_get() - t0, arch_timer_get_freq());
+}
+
 void cpuidle_idle_call(void)
 {
 	struct cpuidle_device *dev;
 	int idx, forced, ret = 0;
 	u64 now, next, next_ns, t0, t1, stay_ns;
+	bool cluster_was_down;
 	u32 limit;
 
 	if (state_count == 1 || cpuidle_off || !cpuidle_devices ||
@@ -580,16 +618,16 @@ void cpuidle_idle_call(void)
 	}
 	cluster_count(smp_processor_id(), 1, is_cluster_state(idx));
 	t0 = arch_counter_get();
-	if (idx) {
+	if (idx)
 		ret = driver_enter(idx, &states[idx]);
-		/* The wake-up pays the exit the firmware did not (QEMU). */
-		if (READ_ONCE(exit_emulation))
-			udelay(states[idx].exit_spin_us);
-	} else {
+	else
 		default_idle();
-	}
 	t1 = arch_counter_get();
-	cluster_count(smp_processor_id(), -1, -is_cluster_state(idx));
+	cluster_was_down =
+		cluster_count(smp_processor_id(), -1, -is_cluster_state(idx));
+	/* The wake-up pays the exit the firmware did not (QEMU). */
+	if (idx && READ_ONCE(exit_emulation))
+		emulate_exit(dev, idx, cluster_was_down);
 	if (states[idx].flags & CPUIDLE_FLAG_TIMER_STOP)
 		tick_broadcast_exit();
 	stay_ns = cycles_to_ns(t1 - t0, arch_timer_get_freq());

@@ -23,7 +23,7 @@ void cpuidle_register_states(const struct cpuidle_state *s, int count,
  */
 void cpuidle_register_clusters(const unsigned int *cluster_of, unsigned int nr);
 
-/* Spin each state's exit_spin_us after it (a firmware that does not). */
+/* Wait each state's exit latency after it (a firmware that does not). */
 void cpuidle_set_exit_emulation(bool on);
 
 #endif

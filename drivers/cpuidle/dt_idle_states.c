@@ -47,7 +47,6 @@ static const char *read_state(const void *fdt, int node, const char *compat,
 		return "no entry-latency-us";
 	if (fdt_read_u32(fdt, node, "exit-latency-us", &st->exit_latency_us))
 		return "no exit-latency-us";
-	st->exit_spin_us = st->exit_latency_us;
 	if (fdt_read_u32(fdt, node, "min-residency-us",
 			 &st->target_residency_us))
 		return "no min-residency-us";

@@ -51,6 +51,15 @@ void gic_configure_irq(void *base, unsigned int irq, unsigned int type,
 	spin_unlock_irqrestore(lock, flags);
 }
 
+void gic_set_priority(void *base, unsigned int irq, u8 prio)
+{
+	void *reg = base + GICD_IPRIORITYR + (irq & ~(IRQS_PER_U32_PRIO - 1));
+	unsigned int shift = irq % IRQS_PER_U32_PRIO * 8;
+	u32 val = readl_relaxed(reg) & ~(0xffU << shift);
+
+	writel_relaxed(val | (u32)prio << shift, reg);
+}
+
 void gic_dist_config(void *dist, unsigned int nr_lines)
 {
 	unsigned int i;

@@ -36,6 +36,16 @@
  */
 #define GIC_DEFAULT_PRIORITY 0xa0
 #define GIC_PRIORITY_MASK 0xf0
+/*
+ * wake_only(): its interrupt more urgent than the default, a mask between
+ * the two, whichever view of priorities applies. Under secure firmware
+ * (GICD_CTLR.DS = 0) a Non-secure priority v is stored as v >> 1 | 0x80,
+ * but a Non-secure PMR write is shifted so only if SCR_EL3.FIQ is set
+ * (TF-A's qemu port leaves it clear): stored 0x80 < 0x90 or 0xc8 < 0xd0
+ * either way, and with one security state 0 < 0x90 < 0xa0.
+ */
+#define GIC_WAKE_PRIORITY 0x00
+#define GIC_WAKE_MASK 0x90
 
 /* How many interrupt lines a distributor's GICD_TYPER describes. */
 unsigned int gic_nr_lines(void *dist);
@@ -49,6 +59,9 @@ void gic_dist_config(void *dist, unsigned int nr_lines);
 /* The banked SGIs and PPIs of the calling CPU: PPIs disabled, SGIs
  * enabled, all inactive with the default priority. */
 void gic_cpu_config(void *base);
+/* The priority of banked interrupt irq (an SGI or PPI) of the calling
+ * CPU in base's bank 0. */
+void gic_set_priority(void *base, unsigned int irq, u8 prio);
 /* <type number flags>: type 0 SPI, 1 PPI; flags 1/2 edge, 4/8 level. */
 int gic_irq_xlate(const struct dt_irq *spec, unsigned int nr_lines,
 		  unsigned int *irq, unsigned int *type);

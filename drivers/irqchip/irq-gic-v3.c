@@ -201,6 +201,22 @@ static void gic_disable(unsigned int irq)
 			     GICR_CTLR_RWP, false, "redistributor RWP");
 }
 
+static void gic_wake_only(unsigned int irq, bool on)
+{
+	void *base = gic_bank(irq);
+
+	if (!base)
+		return;
+	gic_set_priority(base, irq,
+			 on ? GIC_WAKE_PRIORITY : GIC_DEFAULT_PRIORITY);
+	if (on)
+		gic_enable(irq);
+	else
+		gic_disable(irq);
+	write_sysreg_s(on ? GIC_WAKE_MASK : GIC_PRIORITY_MASK, ICC_PMR_EL1);
+	isb();
+}
+
 static void gic_set_type(unsigned int irq, unsigned int type)
 {
 	void *base = gic_bank(irq);
@@ -501,6 +517,7 @@ static struct irqchip_ops gic_ops = {
 	.send_ipi = gic_send_ipi,
 	.xlate = gic_xlate,
 	.set_pending = gic_set_pending,
+	.wake_only = gic_wake_only,
 	.print_info = gic_print_info,
 };
 

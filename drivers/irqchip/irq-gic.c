@@ -96,6 +96,16 @@ static void gic_disable(unsigned int irq)
 	gic_poke_irq(gic.dist, GICD_ICENABLER, irq);
 }
 
+static void gic_wake_only(unsigned int irq, bool on)
+{
+	gic_set_priority(gic.dist, irq,
+			 on ? GIC_WAKE_PRIORITY : GIC_DEFAULT_PRIORITY);
+	gic_poke_irq(gic.dist, on ? GICD_ISENABLER : GICD_ICENABLER, irq);
+	writel_relaxed(on ? GIC_WAKE_MASK : GIC_PRIORITY_MASK,
+		       gic.cpu + GICC_PMR);
+	dsb(sy);
+}
+
 static void gic_set_type(unsigned int irq, unsigned int type)
 {
 	/* SGIs are always edge-triggered. */
@@ -223,6 +233,7 @@ static struct irqchip_ops gic_ops = {
 	.send_ipi = gic_send_ipi,
 	.xlate = gic_xlate,
 	.set_pending = gic_set_pending,
+	.wake_only = gic_wake_only,
 	.print_info = gic_print_info,
 };
 

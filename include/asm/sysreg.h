@@ -2,6 +2,7 @@
 #ifndef ASM_SYSREG_H
 #define ASM_SYSREG_H
 
+#define ISR_EL1_I (1 << 7) /* an IRQ is signalled to the PE, masked or not */
 #define SCTLR_EL1_M (1 << 0)
 #define SCTLR_EL1_C (1 << 2)
 #define SCTLR_EL1_SA (1 << 3)

@@ -35,9 +35,9 @@ struct cpuidle_state {
 	u32 psci_param; /* CPU_SUSPEND's power_state (0 for WFI) */
 	/* Refused by the firmware (the reason printed) or by the user. */
 	bool disabled;
-	/* The tree's exit-latency-us alone: spun on each wake-up where the
-	 * firmware returns at once (QEMU), so a deep state costs its exit. */
-	u32 exit_spin_us;
+	/* Of exit_latency_us, the cluster's part (a cluster state's): where
+	 * the exit is emulated (QEMU), paid only if the cluster went down. */
+	u32 cluster_exit_us;
 };
 
 /*
@@ -51,6 +51,8 @@ struct cpuidle_state_usage {
 	u64 below; /* stayed long enough for a deeper allowed state */
 	u64 rejected; /* the entry failed or the broadcast refused it */
 	u64 demoted; /* power-down asked, the firmware returned from standby */
+	u64 exit_ns; /* emulated exits (QEMU), not in time_ns */
+	u64 cluster_exits; /* of them, exits that paid the cluster's part */
 };
 
 /* The governor's history of one CPU (drivers/cpuidle/menu.c). */
@@ -167,6 +169,8 @@ void cpuidle_clusters_init(void);
  */
 int cpuidle_set_cluster_idle(bool on);
 bool cpuidle_cluster_idle(void);
+/* Does each wake-up wait out its state's exit latency (QEMU virt)? */
+bool cpuidle_exit_emulated(void);
 
 /* Boot, once PSCI is probed: the states of the tree, or WFI only. */
 void cpuidle_init(void);

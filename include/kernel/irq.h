@@ -84,6 +84,12 @@ struct irqchip_ops {
 	/* Set or clear the pending state of a PPI (this CPU) or an SPI:
 	 * how tests raise an interrupt no device drives. */
 	void (*set_pending)(unsigned int irq, bool pending);
+	/* The emulated idle exit's wait (arch_timer_wait_masked()): with on,
+	 * the calling CPU's interface signals per-CPU interrupt irq alone
+	 * (enabled, more urgent than the priority mask, the rest less), so
+	 * that a WFI ends on it and on nothing already pending; off undoes.
+	 * IRQs masked. NULL: the controller cannot. */
+	void (*wake_only)(unsigned int irq, bool on);
 	/* One line for the boot banner ("GIC: v3, ..."). */
 	void (*print_info)(void);
 };

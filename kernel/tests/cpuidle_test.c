@@ -7,9 +7,11 @@
  * latency limit holding, and bad requests refused. The live cases skip
  * when the tree has no such state (qemu.sh gives virt a default table).
  */
+#include <kernel/arch_timer.h>
 #include <kernel/cpu.h>
 #include <kernel/cpuidle.h>
 #include <kernel/fault.h>
+#include <kernel/irq.h>
 #include <kernel/kunit.h>
 #include <kernel/percpu.h>
 #include <kernel/rcupdate.h>
@@ -357,6 +359,49 @@ static int quiet_cluster(unsigned int me)
 	return -1;
 }
 
+/* The cluster state's entries, exits paying the cluster's part, exit
+ * time: summed over cluster c's CPUs. */
+struct cluster_exits {
+	u64 usage, cluster_exits, exit_ns;
+};
+
+static void cluster_exits(unsigned int c, int idx, struct cluster_exits *ce)
+{
+	struct cpuidle_state_usage u[CPUIDLE_STATE_MAX];
+	unsigned int cpu;
+
+	*ce = (struct cluster_exits){0};
+	for_each_possible_cpu (cpu)
+		if (cpuidle_cpu_cluster(cpu) == c) {
+			cpuidle_get_usage(cpu, u, idx + 1);
+			ce->usage += u[idx].usage;
+			ce->cluster_exits += u[idx].cluster_exits;
+			ce->exit_ns += u[idx].exit_ns;
+		}
+}
+
+/*
+ * Between a and b: each emulated exit waited at least the CPU's part of
+ * the state's exit latency, those that paid the cluster's part all of
+ * it (lower bounds: a busy host only lengthens them).
+ */
+static void expect_exits_paid(struct kunit *test, int idx,
+			      const struct cluster_exits *a,
+			      const struct cluster_exits *b)
+{
+	const struct cpuidle_state *st = cpuidle_get_state(idx);
+	u64 full = b->cluster_exits - a->cluster_exits;
+	u64 part = b->usage - a->usage - full;
+
+	if (!cpuidle_exit_emulated())
+		return;
+	KUNIT_EXPECT_GE(
+		test, b->exit_ns - a->exit_ns,
+		full * st->exit_latency_us * US +
+			part * (st->exit_latency_us - st->cluster_exit_us) *
+				US);
+}
+
 static u64 cluster_down_ns(unsigned int c, u64 *downs)
 {
 	struct cpuidle_cluster_stats st;
@@ -372,13 +417,16 @@ static u64 cluster_down_ns(unsigned int c, u64 *downs)
  * neither runs this test nor hosts the tick broadcast enters the cluster
  * state and the cluster goes down; with one of its CPUs kept busy it
  * stays up for as long, though its other CPU still asks for the state
- * (platform-coordinated: the firmware waits for the last CPU).
+ * (platform-coordinated: the firmware waits for the last CPU). Where the
+ * exits are emulated, only exits from a cluster that went down pay the
+ * cluster's part: some in the first phase, none in the second.
  */
 static void cpuidle_cluster_down_only_when_all_idle(struct kunit *test)
 {
 	int idx = find_state(CPUIDLE_FLAG_CLUSTER, true), c;
 	unsigned int me, first = nr_cpu_ids, cpu;
 	static struct spinner sp;
+	struct cluster_exits e0, e1;
 	struct task_struct *t;
 	u64 d0, d1, n0, n1;
 	struct cpumask one;
@@ -405,13 +453,23 @@ static void cpuidle_cluster_down_only_when_all_idle(struct kunit *test)
 	cluster_down_ns(c, &n0);
 	cpuidle_kick_all_sync();
 	d0 = cluster_down_ns(c, &n1);
+	cluster_exits(c, idx, &e0);
 	msleep(300);
+	cpuidle_kick_all_sync(); /* the stays going end, their exits paid */
 	d1 = cluster_down_ns(c, &n1);
-	kunit_info(test, "cluster %d all idle: down %llu of 300 ms, %llu times",
+	cluster_exits(c, idx, &e1);
+	kunit_info(test,
+		   "cluster %d all idle: down %llu of 300 ms, %llu times; %llu "
+		   "of %llu exits paid the cluster's part",
 		   c, (unsigned long long)((d1 - d0) / MS),
-		   (unsigned long long)(n1 - n0));
+		   (unsigned long long)(n1 - n0),
+		   (unsigned long long)(e1.cluster_exits - e0.cluster_exits),
+		   (unsigned long long)(e1.usage - e0.usage));
 	KUNIT_EXPECT_GT(test, n1, n0);
 	KUNIT_EXPECT_GT(test, d1 - d0, 100 * MS);
+	if (cpuidle_exit_emulated())
+		KUNIT_EXPECT_GT(test, e1.cluster_exits, e0.cluster_exits);
+	expect_exits_paid(test, idx, &e0, &e1);
 
 	for_each_possible_cpu (cpu)
 		if (cpuidle_cpu_cluster(cpu) == (unsigned int)c) {
@@ -426,18 +484,70 @@ static void cpuidle_cluster_down_only_when_all_idle(struct kunit *test)
 	wake_up_process(t);
 	while (sp.ran_on != (int)first + 1)
 		msleep(1);
+	/* Stays begun before the spinner end now; those after, at the end. */
+	cpuidle_kick_all_sync();
 	d0 = cluster_down_ns(c, &n0);
+	cluster_exits(c, idx, &e0);
 	msleep(300);
+	cpuidle_kick_all_sync();
 	d1 = cluster_down_ns(c, &n1);
+	cluster_exits(c, idx, &e1);
 	sp.stop = true;
 	wait_for_completion(&sp.done);
-	kunit_info(test, "cluster %d with CPU%u busy: down %llu ms, %llu times",
+	kunit_info(test,
+		   "cluster %d with CPU%u busy: down %llu ms, %llu times; %llu "
+		   "cluster-state exits, %llu paid the cluster's part",
 		   c, first, (unsigned long long)((d1 - d0) / MS),
-		   (unsigned long long)(n1 - n0));
+		   (unsigned long long)(n1 - n0),
+		   (unsigned long long)(e1.usage - e0.usage),
+		   (unsigned long long)(e1.cluster_exits - e0.cluster_exits));
 	KUNIT_EXPECT_EQ(test, n1, n0);
 	KUNIT_EXPECT_EQ(test, d1, d0);
+	KUNIT_EXPECT_GT(test, e1.usage, e0.usage); /* asked, not granted */
+	KUNIT_EXPECT_EQ(test, e1.cluster_exits, e0.cluster_exits);
+	expect_exits_paid(test, idx, &e0, &e1);
 out:
 	set_cpus_allowed(current, cpu_possible_mask);
+}
+
+/*
+ * Does the emulated exit's wait sleep through an interrupt already
+ * pending, as the one that woke an idle CPU is, and leave it pending?
+ * With a reschedule IPI sent to this CPU, IRQs off: the wait lasts its
+ * time in a few WFIs (a WFI ended by the pending IPI would make it a
+ * spin of thousands), then the IPI is taken once IRQs are on, and the
+ * timer that ended the wait never is.
+ */
+static void cpuidle_exit_wait_sleeps_through_pending_irq(struct kunit *test)
+{
+	unsigned int me;
+	unsigned long flags;
+	u64 ipis, t0, t1;
+	int wfis;
+
+	if (!cpuidle_exit_emulated()) {
+		kunit_skip(test, "exits are not emulated here");
+		return;
+	}
+	preempt_disable();
+	me = smp_processor_id();
+	ipis = kstat_irqs_cpu(IPI_RESCHEDULE, me);
+	local_irq_save(flags);
+	smp_send_reschedule(me);
+	udelay(100); /* the SGI is pending at the interface */
+	t0 = ktime_get_ns();
+	wfis = arch_timer_wait_masked(2000);
+	t1 = ktime_get_ns();
+	KUNIT_EXPECT_EQ(test, kstat_irqs_cpu(IPI_RESCHEDULE, me), ipis);
+	local_irq_restore(flags);
+	udelay(100);
+	KUNIT_EXPECT_EQ(test, kstat_irqs_cpu(IPI_RESCHEDULE, me), ipis + 1);
+	preempt_enable();
+	kunit_info(test, "waited %llu us in %d WFI(s)",
+		   (unsigned long long)(t1 - t0) / 1000, wfis);
+	KUNIT_EXPECT_GE(test, t1 - t0, 2000 * US);
+	KUNIT_EXPECT_GE(test, wfis, 1);
+	KUNIT_EXPECT_LE(test, wfis, 10);
 }
 
 /* Bad cluster settings are refused and change nothing. */
@@ -588,6 +698,7 @@ static const struct kunit_case cpuidle_cases[] = {
 	KUNIT_CASE(cpuidle_refuses_bad_requests),
 	KUNIT_CASE(cpuidle_cluster_down_only_when_all_idle),
 	KUNIT_CASE(cpuidle_cluster_settings_refused),
+	KUNIT_CASE(cpuidle_exit_wait_sleeps_through_pending_irq),
 	KUNIT_CASE(cpuidle_regroup_keeps_counts),
 	KUNIT_CASE(cpuidle_off_cpus_count_as_down),
 	{},

@@ -474,8 +474,6 @@ static void irq_set_affinity_orders_with_cpu_down(struct kunit *test)
 	set_cpus_allowed(current, cpu_possible_mask);
 }
 
-#define ISR_EL1_I BIT(7) /* an IRQ is signalled to this CPU */
-
 static bool irq_signalled(void)
 {
 	isb();
