@@ -124,18 +124,19 @@ arch-y := $(addprefix arch/arm64/, head.o entry.o cache.o smccc.o \
 	early_mmu.o mmu.o traps.o stacktrace.o switch.o smp.o smp_faults.o \
 	fw_share.o pen.o vmap_stack.o sleep.o suspend.o)
 kernel-y := $(addprefix kernel/, main.o printk.o params.o devicetree.o \
-	reboot.o board.o cpu_array.o smp.o irq.o shell.o console_input.o)
+	reboot.o board.o cpu.o cpu_array.o smp.o irq.o stop_machine.o shell.o \
+	console_input.o)
 time-y := $(addprefix kernel/time/, timekeeping.o timer.o tick.o \
 	tick_broadcast.o)
 mm-y := $(addprefix kernel/mm/, memblock.o page_alloc.o kmalloc.o \
-	kmalloc_cache.o percpu.o)
+	kmalloc_cache.o percpu.o percpu_snapshot.o)
 sched-y := $(addprefix kernel/sched/, core.o kthread.o idle.o wait.o \
 	mutex.o hotplug.o hung_task.o pack.o shell.o cpufreq.o)
 rcu-y := $(addprefix kernel/rcu/, tree.o callbacks.o expedited.o stall.o \
 	stats.o)
 trace-y := $(addprefix kernel/trace/, ring.o trace.o dump.o)
-hotplug-y := $(addprefix kernel/hotplug/, core.o cpu.o sync.o \
-	stop_machine.o pen.o shell.o snapshot.o stats.o)
+hotplug-y := $(addprefix kernel/hotplug/, core.o boot.o sync.o \
+	shell.o stats.o)
 governor-y := $(addprefix kernel/governor/, governor.o policy.o model.o \
 	boot.o workload.o shell.o)
 debug-y := $(addprefix kernel/debug/, panic.o kallsyms.o stackprotector.o \
@@ -146,7 +147,7 @@ endif
 lib-y := $(addprefix lib/, string.o vsprintf.o bitmap.o cpumask.o \
 	cmdline.o fdt.o stats.o)
 drivers-y := $(addprefix drivers/, serial/pl011.o serial/bcm2835_aux_uart.o \
-	firmware/psci.o firmware/psci_node.o firmware/spin_table.o \
+	firmware/psci.o firmware/psci_node.o firmware/spin_table.o firmware/pen.o \
 	irqchip/irq-gic-common.o irqchip/irq-gic.o irqchip/irq-gic-v3.o \
 	irqchip/irq-bcm2836.o watchdog/bcm2835_wdt.o \
 	clocksource/arm_arch_timer.o clocksource/arm_arch_timer_node.o \

@@ -1,16 +1,20 @@
 #!/usr/bin/env python3
-"""The layer check: every arrow between the kernel's parts, as the objects
-of a build use each other's symbols, must be one tools/layers.toml allows.
+"""The layer check: the kernel's parts are ranked (tools/layers.toml); a
+part may use those of a lower rank, and a use of the same or a higher rank
+only where an [[up]] entry of the table names the symbol, with its reason.
 
 Reads the symbols each object of the build defines and uses (nm), maps each
 object to its part by its source file, and prints one KTAP line per part:
-ok when every symbol it uses from another part is an allowed arrow, else
-the arrows and the symbols behind them. Exits 1 on any forbidden arrow.
+ok when every symbol it uses from another part is below it or declared,
+else the uses and the symbols behind them; then one line saying whether
+every [[up]] entry still matches a use (a stale one is refused). Exits 1
+on any failure.
 
 Usage: tests/layers_check.py [--build DIR] [--markdown] [--self-test]
-  --markdown   print the table as docs/architecture.md shows it (the
-               check fails when the doc's copy differs)
-  --self-test  a made-up tree: an allowed arrow passes, a forbidden fails
+  --markdown   print the diagram docs/architecture.md shows (the check
+               fails when the doc's copy differs)
+  --self-test  made-up trees: a use below passes, an undeclared use up or
+               sideways fails, a stale entry fails, an unplaced object fails
 """
 import argparse
 import fnmatch
@@ -26,30 +30,31 @@ from harness.ktap import KtapWriter   # noqa: E402
 TABLE = os.path.join(ROOT, "tools", "layers.toml")
 NM = os.environ.get("NM", "aarch64-linux-gnu-nm")
 SOURCE_DIRS = ("arch", "drivers", "kernel", "lib")
-# Every part may use these, as it may use lib: they are services.
-SERVICES = ("lib", "base", "debug")
 DEFINED = set("TDBRGSVWC")
 
 
 def load(path=TABLE):
+    """(parts: [(name, rank, globs)], ups: [{from, to, symbols, why}])."""
     with open(path, "rb") as f:
         table = tomllib.load(f)
-    parts = [(p["name"], p["files"]) for p in table["part"]]
-    return parts, table["arrows"]
+    parts = [(p["name"], p["rank"], p["files"]) for p in table["part"]]
+    return parts, table.get("up", [])
 
 
 def part_of(source, parts):
-    for name, globs in parts:
+    for name, _, globs in parts:
         if any(fnmatch.fnmatch(source, g) for g in globs):
             return name
     return None
 
 
-def allowed(user, used, arrows):
-    if user == used or used in SERVICES:
-        return True
-    targets = arrows.get(user, [])
-    return "*" in targets or used in targets
+def declared(user, used, symbol, ups):
+    """The index of the [[up]] entry that allows user -> used for symbol."""
+    for i, u in enumerate(ups):
+        if (u["from"] in ("*", user) and u["to"] == used and
+                any(fnmatch.fnmatchcase(symbol, g) for g in u["symbols"])):
+            return i
+    return None
 
 
 def objects(build):
@@ -81,8 +86,8 @@ def symbols(obj):
 
 
 def arrows_used(units, parts):
-    """{(user part, used part): {"file: symbol", ...}} from units, a list
-    of (source, defined symbols, used symbols)."""
+    """{(user part, used part): {(file, symbol, owner), ...}} from units, a
+    list of (source, defined symbols, used symbols)."""
     owner = {}
     for source, defs, _ in units:
         for s in defs:
@@ -95,56 +100,91 @@ def arrows_used(units, parts):
             a, b = part_of(source, parts), part_of(owner[s], parts)
             if a != b:
                 found.setdefault((a, b), set()).add(
-                    f"{os.path.basename(source)} -> {s} ({owner[s]})")
+                    (os.path.basename(source), s, owner[s]))
     return found
 
 
-def check(units, parts, arrows, ktap):
+def check(units, parts, ups, ktap):
     found = arrows_used(units, parts)
+    rank = {name: r for name, r, _ in parts}
     sources = [u[0] for u in units]
     unplaced = [s for s in sources if part_of(s, parts) is None]
     ktap.result("layers: every object belongs to a part", not unplaced,
                 ", ".join(unplaced) or f"{len(sources)} objects")
     ok = not unplaced
-    for name, _ in parts:
-        bad = {k: v for k, v in found.items() if k[0] == name and
-               not allowed(k[0], k[1], arrows)}
+    matched = set()
+    for name, r, _ in parts:
+        bad = {}
+        for (a, b), uses in found.items():
+            if a != name or rank[b] < r:
+                continue
+            for f, sym, src in sorted(uses):
+                i = declared(a, b, sym, ups)
+                if i is None:
+                    bad.setdefault(b, []).append(f"{f} -> {sym} ({src})")
+                else:
+                    matched.add(i)
         used = sorted(b for (a, b) in found if a == name)
-        detail = "; ".join(f"{a} -> {b} not allowed: {', '.join(sorted(v)[:3])}"
-                           + (f" and {len(v) - 3} more" if len(v) > 3 else "")
-                           for (a, b), v in sorted(bad.items()))
+        detail = "; ".join(
+            f"{name} -> {b} (rank {rank[b]} >= {r}) not declared: "
+            + ", ".join(v[:3]) + (f" and {len(v) - 3} more" if len(v) > 3 else "")
+            for b, v in sorted(bad.items()))
         ktap.result(f"layers: {name}", not bad,
                     detail or f"uses {', '.join(used) or 'nothing else'}")
         ok &= not bad
-    return ok
+    stale = [f"{u['from']} -> {u['to']} ({', '.join(u['symbols'])})"
+             for i, u in enumerate(ups) if i not in matched]
+    ktap.result("layers: every [[up]] entry matches a use", not stale,
+                "stale: " + "; ".join(stale) if stale else f"{len(ups)} entries")
+    return ok and not stale
 
 
-def markdown(parts, arrows):
-    lines = ["| part | files | may use (besides lib, base, debug) |",
-             "|---|---|---|"]
-    for name, globs in parts:
-        targets = arrows.get(name, [])
-        use = "everything" if "*" in targets else ", ".join(targets) or "nothing"
-        lines.append(f"| {name} | {', '.join(f'`{g}`' for g in globs)} | {use} |")
+def markdown(parts, ups):
+    """The ranks as a ladder, top down; each part's files; the declared
+    uses up or sideways."""
+    ranks = {}
+    for name, r, globs in parts:
+        ranks.setdefault(r, []).append((name, globs))
+    lines = ["```", "rank  part (uses any part on a lower rung)"]
+    for r in sorted(ranks, reverse=True):
+        lines.append(f"{r:4}  " + "   ".join(n for n, _ in ranks[r]))
+    lines += ["```", "", "| part | files |", "|---|---|"]
+    for r in sorted(ranks, reverse=True):
+        for name, globs in ranks[r]:
+            lines.append(f"| {name} | {', '.join(f'`{g}`' for g in globs)} |")
+    lines += ["", "| uses up or sideways | symbols | why |", "|---|---|---|"]
+    for u in ups:
+        frm = "every part" if u["from"] == "*" else u["from"]
+        lines.append(f"| {frm} -> {u['to']} | "
+                     f"{', '.join(f'`{s}`' for s in u['symbols'])} | {u['why']} |")
     return "\n".join(lines)
 
 
 def self_test():
     ktap = KtapWriter()
-    parts = [("experiments", ["kernel/tests/*"]), ("governor", ["kernel/governor/*"]),
-             ("hotplug", ["kernel/hotplug/*"]), ("lib", ["lib/*"])]
-    arrows = {"hotplug": [], "governor": ["hotplug"], "experiments": ["*"], "lib": []}
+    parts = [("experiments", 4, ["kernel/tests/*"]), ("governor", 3, ["kernel/governor/*"]),
+             ("hotplug", 2, ["kernel/hotplug/*"]), ("arch", 1, ["arch/*"]),
+             ("lib", 0, ["lib/*"])]
+    ups = [{"from": "arch", "to": "hotplug", "symbols": ["cpuhp_ap_*"], "why": "hooks"}]
     good = [("kernel/governor/governor.c", {"gov_run"}, {"cpu_down", "memcpy"}),
-            ("kernel/hotplug/core.c", {"cpu_down"}, {"memcpy"}),
+            ("kernel/hotplug/core.c", {"cpu_down", "cpuhp_ap_startup"}, {"memcpy", "arch_up"}),
+            ("arch/smp.c", {"arch_up"}, {"cpuhp_ap_startup"}),
             ("kernel/tests/t.c", {"t"}, {"gov_run", "cpu_down"}),
             ("lib/string.c", {"memcpy"}, set())]
-    bad = good[:1] + [("kernel/hotplug/core.c", {"cpu_down"}, {"gov_run"})] + good[2:]
+    up = good[:1] + [("kernel/hotplug/core.c", {"cpu_down"}, {"gov_run"})] + good[2:]
+    side = good[:2] + [("arch/smp.c", {"arch_up"}, {"cpuhp_ap_startup", "cpu_down"})] + good[3:]
     stray = good + [("kernel/new/x.c", {"x"}, set())]
-    ktap.result("self-test: allowed arrows pass", check(good, parts, arrows, KtapWriter()))
-    ktap.result("self-test: mechanism -> policy fails",
-                not check(bad, parts, arrows, KtapWriter()))
+    stale = ups + [{"from": "lib", "to": "arch", "symbols": ["arch_up"], "why": "none"}]
+    ktap.result("self-test: uses below and declared ones pass",
+                check(good, parts, ups, KtapWriter()))
+    ktap.result("self-test: mechanism -> policy (up) fails",
+                not check(up, parts, ups, KtapWriter()))
+    ktap.result("self-test: an undeclared symbol of a declared pair fails",
+                not check(side, parts, ups, KtapWriter()))
+    ktap.result("self-test: an [[up]] entry matching nothing fails",
+                not check(good, parts, stale, KtapWriter()))
     ktap.result("self-test: an object of no part fails",
-                not check(stray, parts, arrows, KtapWriter()))
+                not check(stray, parts, ups, KtapWriter()))
     ktap.result("self-test: the real table parses", bool(load()[0]))
     return ktap.print()
 
@@ -157,21 +197,21 @@ def main():
     args = ap.parse_args()
     if args.self_test:
         return 0 if self_test() else 1
-    parts, arrows = load()
+    parts, ups = load()
     if args.markdown:
-        print(markdown(parts, arrows))
+        print(markdown(parts, ups))
         return 0
     units = [(src, *symbols(obj)) for src, obj in objects(args.build)]
     ktap = KtapWriter()
     with open(os.path.join(ROOT, "docs", "architecture.md")) as f:
-        shown = markdown(parts, arrows) in f.read()
+        shown = markdown(parts, ups) in f.read()
     ktap.result("layers: docs/architecture.md shows this table", shown,
                 "" if shown else "paste tests/layers_check.py --markdown into it")
     if not units:
         ktap.result("layers: the build has objects", False, f"none in {args.build}")
         ok = False
     else:
-        ok = check(units, parts, arrows, ktap)
+        ok = check(units, parts, ups, ktap)
     ktap.print()
     return 0 if ok else 1
 

@@ -6,7 +6,7 @@
  *   online    CPUs running the kernel, taking interrupts and threads.
  *             Readers take no lock: inside rcu_read_lock() a set bit
  *             means that CPU's per-CPU data stays valid until
- *             rcu_read_unlock() (kernel/hotplug/cpu.c has the rules). Outside
+ *             rcu_read_unlock() (the rules: cpu_online_next() below). Outside
  *             such a section a read is only a momentary snapshot.
  *   active    online CPUs the scheduler may place threads on (cleared
  *             first on the way down, set last on the way up)
@@ -276,5 +276,8 @@ extern u64 smp_boot_start_ns, smp_boot_done_ns;
 /* Logical CPU number <-> MPIDR affinity (from the device tree "reg"). */
 u64 cpu_logical_map(unsigned int cpu);
 int get_logical_index(u64 mpidr);
+/* Boot: read the CPUs from the device tree, the boot CPU made CPU 0, and
+ * fill the possible and present masks (kernel/cpu.c). */
+void smp_setup_cpu_maps(void);
 
 #endif

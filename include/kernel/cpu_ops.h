@@ -48,7 +48,7 @@ void cpu_fw_off_seen(unsigned int cpu);
 const struct cpu_operations *get_cpu_ops(unsigned int cpu);
 
 /*
- * The kernel's pen (arch/arm64/pen.S, kernel/hotplug/pen.c), where an
+ * The kernel's pen (arch/arm64/pen.S, drivers/firmware/pen.c), where an
  * enable method whose firmware cannot power a CPU off (spin-table, or
  * hotplug.pen) parks it: off for the kernel, on for the firmware.
  */

@@ -8,9 +8,8 @@
 
 #include <lib/types.h>
 
-/* Boot: read the CPUs from the device tree, then take the boot CPU's
- * online state and set up the step table. */
-void smp_setup_cpu_maps(void);
+/* Boot: take the boot CPU's online state and set up the step table
+ * (after smp_setup_cpu_maps(), <kernel/cpu.h>). */
 void hotplug_init(void);
 void cpuhp_boot_cpu_online(void);
 

@@ -468,7 +468,7 @@ static void __schedule(bool preempt)
 	schedule_debug(current);
 
 	/* A scheduling point is outside any preempt-disabled section: where
-	 * a CPU joins a stop_machine() (kernel/hotplug/stop_machine.c). */
+	 * a CPU joins a stop_machine() (kernel/stop_machine.c). */
 	if (unlikely(stop_machine_pending()))
 		stop_machine_join();
 	/* Before the run-queue lock: an expedited report may wake a thread. */

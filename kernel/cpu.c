@@ -1,5 +1,8 @@
 /*
- * CPU masks, logical CPU numbers, and bringing CPUs up.
+ * The CPU maps: the possible, present, online and active masks,
+ * nr_cpu_ids, logical CPU numbers and each CPU's enable method's
+ * operations. Below hotplug, which changes them, and every part that
+ * reads them.
  *
  * A logical CPU number is an index into board.cpus[] (the device tree's
  * CPU nodes, in order), except that the boot CPU is always CPU 0: its
@@ -9,19 +12,12 @@
 #include <asm/cputype.h>
 #include <kernel/board.h>
 #include <kernel/cpu.h>
-#include <kernel/time.h>
 #include <kernel/cpu_ops.h>
 #include <kernel/devicetree.h>
-#include <kernel/irq.h>
 #include <kernel/mm.h>
-#include <kernel/mutex.h>
 #include <kernel/panic.h>
-#include <kernel/params.h>
 #include <kernel/printk.h>
 #include <kernel/rcupdate.h>
-#include <kernel/smp.h>
-#include <kernel/wait.h>
-#include <lib/errno.h>
 #include <string.h>
 
 struct cpumask __cpu_possible_mask, __cpu_present_mask, __cpu_online_mask,
@@ -30,10 +26,6 @@ unsigned int nr_cpu_ids = 1;
 
 extern const struct cpu_operations *const __cpu_ops_start[],
 	*const __cpu_ops_end[];
-
-static unsigned long maxcpus = NR_CPUS;
-param_ulong("maxcpus", maxcpus, 1, NR_CPUS,
-	    "N: bring up at most N CPUs at boot");
 
 /*
  * Setting the bit is a release: the CPU's per-CPU area, published before,
@@ -117,42 +109,6 @@ void smp_setup_cpu_maps(void)
 	}
 	set_cpu_online(0, true);
 	set_cpu_active(0, true);
-}
-
-u64 smp_boot_start_ns, smp_boot_done_ns;
-
-void smp_init(void)
-{
-	unsigned long max = min(maxcpus, (unsigned long)nr_cpu_ids);
-	unsigned int cpu;
-
-	if (!irqchip)
-		max = 1; /* no IPIs to run them with (smp_init_ipis() said so) */
-	smp_boot_start_ns = ktime_get_ns();
-	for_each_present_cpu (cpu) {
-		if (num_online_cpus() >= max)
-			break;
-		if (!cpu_online(cpu))
-			cpu_up(cpu);
-	}
-	smp_boot_done_ns = ktime_get_ns();
-	pr_info("Brought up %u of %u CPUs\n", num_online_cpus(), nr_cpu_ids);
-}
-
-int cpu_up_all(void)
-{
-	unsigned int cpu;
-	int err = 0;
-
-	for_each_present_cpu (cpu) {
-		if (!cpu_online(cpu)) {
-			int ret = cpu_up(cpu);
-
-			if (ret && ret != -EALREADY && !err)
-				err = ret;
-		}
-	}
-	return err;
 }
 
 void online_cpus_walk(bool (*fn)(unsigned int cpu, void *arg), void *arg)
