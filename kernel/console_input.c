@@ -1,9 +1,12 @@
 /*
  * Console input: the UART driver's receive interrupt puts characters in
  * a ring; the shell thread sleeps until there are some. A full ring drops
- * new characters (and counts them) rather than blocking the interrupt.
+ * new characters rather than blocking the interrupt; the reader says how
+ * many were lost.
  */
+#define pr_fmt(fmt) "console: " fmt
 #include <kernel/console.h>
+#include <kernel/printk.h>
 #include <kernel/wait.h>
 
 #define RX_RING 256 /* a power of two */
@@ -12,7 +15,7 @@ static struct {
 	spinlock_t lock; /* guards head, tail and buf */
 	char buf[RX_RING];
 	unsigned int head, tail;
-	u64 dropped;
+	u64 dropped, reported;
 } rx = {.lock = __SPIN_LOCK_UNLOCKED(rx.lock)};
 static DECLARE_WAIT_QUEUE_HEAD(rx_wait);
 
@@ -46,13 +49,18 @@ static int take(void)
 
 int console_getchar(void)
 {
+	unsigned long flags;
+	u64 lost;
 	int c;
 
 	wait_event_interruptible(rx_wait, (c = take()) >= 0);
+	spin_lock_irqsave(&rx.lock, flags);
+	lost = rx.dropped - rx.reported;
+	rx.reported = rx.dropped;
+	spin_unlock_irqrestore(&rx.lock, flags);
+	if (lost)
+		pr_warn("%llu typed character(s) lost: the input ring (%d) "
+			"was full\n",
+			(unsigned long long)lost, RX_RING);
 	return c;
-}
-
-u64 console_rx_dropped(void)
-{
-	return READ_ONCE(rx.dropped);
 }

@@ -20,45 +20,38 @@ static const struct kernel_param *param_find(const char *name)
 {
 	const struct kernel_param *p;
 
-	for_each_param(p) if (!strcmp(p->name, name)) return p;
+	for_each_param (p)
+		if (!strcmp(p->name, name))
+			return p;
 	return NULL;
 }
 
-/* Words this kernel once read under another name, so a user is told. */
-static const char *const renamed[][2] = {
-	{"fault", "lkdtm"},
-	{"fail_cpu", "fail.cpu"},
-	{"fail_cpu_late", "fail.cpu_late"},
-	{"fail_cpu_on", "fail.cpu_on"},
-	{"fail_cpu_off", "fail.cpu_off"},
-	{"fail_alloc_up", "fail.alloc_up"},
-	{"fail_up_step", "fail.up_step"},
-	{"rcu_exp_fault", "fail.rcu_exp"},
-	{"torture_goal", "torture.goal"},
-	{"torture_onoff", "torture.onoff"},
-	{"torture_mutant", "torture.mutant"},
-	{"bench_cycles", "bench.cycles"},
-	{"bench_ms", "bench.ms"},
-	{"power_scale", "power.scale"},
-	{"power_model", "power.model"},
-	{"hotplug_sync", "hotplug.sync"},
-	{"hotplug_gp", "hotplug.gp"},
-	{"hotplug_pen", "hotplug.pen"},
-	{"hotplug_cycles", "hotplug.cycles"},
-	{"hotplug_secs", "hotplug.secs"},
-	{"rcu_stall_timeout", "rcu.stall_timeout"},
-	{"hung_task_timeout", "hung_task.timeout"},
-	{"hung_task_panic", "hung_task.panic"},
-};
+/* Equal but for '_' against '.': hotplug_sync for hotplug.sync. */
+static bool same_but_separators(const char *a, const char *b)
+{
+	for (; *a && *b; a++, b++)
+		if (*a != *b && !(strchr("._", *a) && strchr("._", *b)))
+			return false;
+	return !*a && !*b;
+}
 
 static void unknown_word(const char *key)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(renamed); i++)
-		if (!strcmp(key, renamed[i][0])) {
-			pr_warn("unknown word '%s' ignored: it is now '%s'\n",
-				key, renamed[i][1]);
+	const struct kernel_param *p;
+
+	if (!strncmp(key, "fail_", 5) && fault_exists(key + 5)) {
+		pr_warn("unknown word '%s' ignored: did you mean 'fail.%s'?\n",
+			key, key + 5);
+		return;
+	}
+	for_each_param (p) {
+		if (same_but_separators(key, p->name)) {
+			pr_warn("unknown word '%s' ignored: did you mean "
+				"'%s'?\n",
+				key, p->name);
 			return;
 		}
+	}
 	pr_warn("unknown word '%s' ignored (the README lists the words)\n",
 		key);
 }
@@ -155,8 +148,7 @@ void params_print(void)
 {
 	const struct kernel_param *p, *q;
 
-	for_each_param(p)
-	{
+	for_each_param (p) {
 		for (q = __kernel_params_start; q < p; q++)
 			if (same_family(q->name, p->name))
 				break;

@@ -948,7 +948,7 @@ BOOTS = [
                  r"\bBrought up 3 of 4 CPUs$"),
          forbid=(r"\bCPU1: online\b",)),
     # The command line (kernel/params.c): a bad value, an unknown word, a
-    # renamed one and a fault point's bad value are each reported with
+    # misspelt one and a fault point's bad value are each reported with
     # the word's help line; nothing else changes and the boot goes on.
     Boot("cmdline-bad-words",
          ["--smp", "4", "--mem", "256M"],
@@ -958,8 +958,8 @@ BOOTS = [
                 "cpuidle.cluster_idle=2 power.down_delays=0,abc "
                 "power.model=model=turbo,opp=1 test=boot poweroff",
          expect=(r"^cmdline: hz=5000 ignored: want N: timer tick rate in Hz",
-                 r"^cmdline: unknown word 'fail_cpu_on' ignored: it is now "
-                 r"'fail\.cpu_on'$",
+                 r"^cmdline: unknown word 'fail_cpu_on' ignored: did you "
+                 r"mean 'fail\.cpu_on'\?$",
                  r"^cmdline: unknown word 'bogus' ignored",
                  r"^cmdline: loglevel=x ignored: want N: console log level",
                  r"unknown hotplug\.sync=foo \(rwlock, percpu_rwsem, "

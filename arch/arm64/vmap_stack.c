@@ -125,9 +125,9 @@ void vmap_stack_free(void *stack)
  * Linux keeps its cached_stacks: NR_CACHED_STACKS per CPU, in the CPU's
  * own slots, which any CPU takes or fills by an atomic exchange, no lock.
  * Freeing a stack unmaps it with a broadcast TLB invalidation per page,
- * and QEMU runs each as an exclusive section of every vCPU: at 512 vCPUs
- * on 2 host cores a thread's exit held its CPU in unmap_range(), IRQs
- * off, for over 5 s (an RCU stall, make test-scale).
+ * which every other CPU must take (QEMU runs each as an exclusive
+ * section of every vCPU): its cost grows with the CPU count, and it is
+ * paid with IRQs off in unmap_range().
  *
  * Per CPU, not one cache of a fixed size: when a thread on every CPU
  * exits at once (bench=scale's busy phase), exits past a shared cache's

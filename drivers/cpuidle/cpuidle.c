@@ -68,10 +68,9 @@ static bool cpuidle_off;
 /*
  * Idle states are used once the boot CPU has brought the others up
  * (cpuidle_boot_done()): until then every idle CPU waits in WFI, as Linux's
- * do before its cpuidle driver registers, after SMP bring-up. At 512 CPUs
- * on QEMU, secondaries waking from emulated deep states spun their exit
- * latencies on host cores the bring-up needed: 2.6 s to all online, 1.45
- * s without.
+ * do before its cpuidle driver registers, after SMP bring-up: the
+ * bring-up is not slowed by exits from deep states of CPUs that are
+ * already up.
  */
 static bool cpuidle_ready;
 
@@ -605,11 +604,10 @@ void cpuidle_idle_call(void)
 	/*
 	 * A state that stops the timer only when the tick is stopped too:
 	 * with the tick running, its next event is at most a jiffy away and
-	 * the broadcast's host would have to wake this CPU every jiffy. At
-	 * 512 CPUs that was one host IPI'ing hundreds of CPUs per jiffy and
-	 * taking the broadcast's lock twice for each: a boot that no longer
-	 * moved. Linux's menu governor keeps such states for a stopped tick
-	 * in the same way.
+	 * the broadcast's host would have to wake this CPU every jiffy,
+	 * taking the broadcast's lock twice, for every such CPU: a cost that
+	 * grows with the CPU count. Linux's menu governor keeps such states
+	 * for a stopped tick in the same way.
 	 */
 	if (states[idx].flags & CPUIDLE_FLAG_TIMER_STOP &&
 	    (!tick_stopped(smp_processor_id()) || tick_broadcast_enter())) {

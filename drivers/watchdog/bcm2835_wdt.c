@@ -27,9 +27,9 @@
 /*
  * How long to wait for the reset before machine_power_off() says it
  * failed. A board resets 160 us after the writes; QEMU acts on them in
- * its main-loop thread, which a busy host may not run for a while: 100
- * ms was once too short (make test, two boots sharing 2 host cores),
- * and the halt message then printed while QEMU was about to exit.
+ * its main-loop thread, which a busy host may not run for a while, so
+ * the wait is long enough for a loaded host (it ends only a boot whose
+ * reset failed).
  */
 #define PM_RESET_WAIT_US 2000000
 

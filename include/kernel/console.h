@@ -22,9 +22,8 @@ struct console {
 
 /* From a driver's receive interrupt: characters typed on the console. */
 void console_receive(const char *s, size_t n);
-/* Sleep until a character arrives (the shell). */
+/* Sleep until a character arrives (the shell); says if input was lost. */
 int console_getchar(void);
-u64 console_rx_dropped(void);
 
 /* Register con; everything already in the log ring is replayed to it. */
 void register_console(struct console *con);

@@ -89,9 +89,9 @@ void online_cpus_walk(bool (*fn)(unsigned int cpu, void *arg), void *arg);
  * (it is then left out and counted in ->vanished), and CPUs numbered after
  * it may have come up (the walk, going on from there, finds them).
  *
- * Honestly: this kernel's kmalloc() never sleeps (spinlocks with
- * interrupts off), so a small record could be allocated inside the
- * section. The idiom is what an allocator that sleeps needs (Linux's
+ * This kernel's kmalloc() never sleeps (spinlocks with interrupts off),
+ * so a small record could be allocated inside the section. The idiom is
+ * what an allocator that sleeps needs (Linux's
  * GFP_KERNEL, a mutex, reclaim), and it keeps a big allocation's page
  * allocator work out of the preemption-off stretch; growing is rare, as
  * it needs CPUs to come up between the count and the walk.

@@ -144,8 +144,7 @@ int sched_cpufreq_set_opps(const unsigned int *caps, unsigned int n);
 /* The OPP index for util (of 1024 at the top OPP): pure, for tests. */
 unsigned int sugov_next_opp(unsigned int util, const unsigned int *caps,
 			    unsigned int n);
-/* Every CPU at the top OPP (sched.cpufreq_performance), or schedutil. */
-void sched_cpufreq_set_performance(bool on);
+/* Every CPU at the top OPP (sched.cpufreq_performance), or schedutil? */
 bool sched_cpufreq_performance(void);
 
 /*

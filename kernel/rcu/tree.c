@@ -244,11 +244,10 @@ void rcu_report_qs(unsigned int cpu)
  * rdp's next callbacks need a GP that starts after now: gp_seq + 1.
  * rcu_state.gp_seq_needed is the highest GP anyone needs (Linux's name):
  * the CPU that raises it makes sure that GP comes, every other one just
- * notes the number. At 512 CPUs, rcu_barrier()'s call_rcu() on every CPU
- * at once took rcu_state.lock here each time: 467 CPUs queued on that
- * ticket lock with IRQs off, each hand-off waiting for the host to run
- * the next vCPU, and the guest stood still for 30 to 110 s (the
- * broadcast's host among them, so sleepers were not woken either).
+ * notes the number, without rcu_state.lock: rcu_barrier() calls
+ * call_rcu() on every CPU at once, and a ticket lock taken by all of them
+ * with IRQs off hands over one vCPU at a time, each waiting for the host
+ * to run it.
  *
  * The raiser and the ender of the running GP are Dekker's: the raiser
  * writes gp_seq_needed, then (full barrier) reads whether a GP runs; the

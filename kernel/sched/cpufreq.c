@@ -13,7 +13,7 @@
  * a busy ms at capacity c costs cap_top / c ms at that OPP's power.
  * Nothing runs slower; wake-up latencies and deadlines are not stretched.
  *
- * sched.cpufreq=performance pins the top OPP (every CPU at full speed,
+ * sched.cpufreq_performance pins the top OPP (every CPU at full speed,
  * as without frequency scaling); schedutil is the default.
  */
 #include <kernel/cpuidle.h>
@@ -51,11 +51,6 @@ int sched_cpufreq_set_opps(const unsigned int *caps, unsigned int n)
 		WRITE_ONCE(opp_caps[i], caps[i]);
 	WRITE_ONCE(nr_opps, n);
 	return 0;
-}
-
-void sched_cpufreq_set_performance(bool on)
-{
-	WRITE_ONCE(cpufreq_performance, on);
 }
 
 bool sched_cpufreq_performance(void)

@@ -549,11 +549,10 @@ static int exp_caller(void *p)
 }
 
 /*
- * With every CPU but the caller's busy (as the governor's load threads
- * were when governor_manual_ops_race_governor hung), does an expedited
- * grace period that meets `fault` still end? Before the fix a CPU the
- * fault left without an IPI was never asked again: the grace period
- * waited until that CPU went idle, here until the load stopped.
+ * With every CPU but the caller's busy, does an expedited grace period
+ * that meets `fault` still end? A CPU the fault left without an IPI must
+ * be asked again, or the grace period waits until that CPU goes idle,
+ * here until the load stops.
  */
 static void check_exp_ends(struct kunit *test, const char *fault)
 {
