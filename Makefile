@@ -135,8 +135,7 @@ sched-y := $(addprefix kernel/sched/, core.o kthread.o idle.o wait.o \
 rcu-y := $(addprefix kernel/rcu/, tree.o callbacks.o expedited.o stall.o \
 	stats.o)
 trace-y := $(addprefix kernel/trace/, ring.o trace.o dump.o)
-hotplug-y := $(addprefix kernel/hotplug/, core.o boot.o sync.o \
-	shell.o stats.o)
+hotplug-y := $(addprefix kernel/hotplug/, core.o boot.o shell.o stats.o)
 governor-y := $(addprefix kernel/governor/, governor.o policy.o model.o \
 	boot.o workload.o shell.o)
 debug-y := $(addprefix kernel/debug/, panic.o kallsyms.o stackprotector.o \
@@ -163,7 +162,8 @@ tests-y := kernel/kunit.o kernel/debug/lkdtm.o kernel/rcu/torture.o \
 	sched_pack_test.o suspend_test.o)
 # ... and benchmarks, the firmware floor, the power comparisons.
 bench-y := $(addprefix kernel/bench/, bench.o kmalloc.o rcu.o trace.o \
-	hotplug.o scale.o psci_floor.o cpuidle.o) \
+	hotplug.o scale.o psci_floor.o cpuidle.o designs/designs.o \
+	designs/rwlock.o designs/percpu_rwsem.o designs/stop_machine.o) \
 	kernel/governor/run.o kernel/governor/strategy.o arch/arm64/psci_floor.o
 ifneq ($(TESTS),1)
 tests-y :=

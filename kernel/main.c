@@ -13,6 +13,7 @@
 #include <asm/sysreg.h>
 #include <asm/vmap_stack.h>
 #include <kernel/bench.h>
+#include <kernel/hotplug_sync.h>
 #include <kernel/board.h>
 #include <kernel/clockevents.h>
 #include <kernel/console.h>
@@ -179,6 +180,7 @@ static int kernel_init(void *unused)
 	trace_init(); /* before smp_init(): the boot's CPU ups are traced */
 	rcu_stall_init();
 	hotplug_init();
+	hotplug_designs_init(); /* hotplug.sync= (BENCH=1) */
 	cpuhp_boot_cpu_online();
 	rcu_spawn_cpu_thread(0);
 	hung_task_init();

@@ -24,8 +24,8 @@
 	})
 #define SINGLE_DEPTH_NESTING 1
 
-/* The hotplug lock as lockdep sees it: cpus_read_lock() and
- * cpus_write_lock() of every design (kernel/hotplug/sync.c). */
+/* The hotplug lock as lockdep sees it: the writer (kernel/hotplug/core.c)
+ * and the readers of every design (kernel/bench/designs/). */
 extern struct lockdep_map cpu_hotplug_lock_map;
 
 #ifdef CONFIG_PROVE_LOCKING

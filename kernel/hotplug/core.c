@@ -36,7 +36,8 @@
  * Writers are serialised by cpu_add_remove_lock; readers of the online mask
  * take no lock at all (include/kernel/cpu.h). For the benchmark, readers
  * may instead use one of the 2013 thread's other designs, whose writer
- * side cpu_down()/cpu_up() honour (include/kernel/hotplug_sync.h).
+ * side cpu_down()/cpu_up() honour through sync_ops
+ * (include/kernel/hotplug_sync.h, kernel/bench/designs/).
  */
 #define pr_fmt(fmt) "hotplug: " fmt
 #include <kernel/cpu.h>
@@ -107,21 +108,45 @@ param_string("hotplug.gp", hotplug_gp,
 	     "(default expedited)");
 static bool expedite_hotplug = true;
 
+/*
+ * The online mask's reader design: per-bit RCU, whose readers take
+ * rcu_read_lock() and whose writer needs no lock of its own. The
+ * benchmark's designs replace it (hotplug_sync_ops_set()); writer_ops is
+ * the one the operation in progress locked under.
+ */
+static const struct hotplug_sync_ops per_bit_rcu = {.name = "rcu"};
+static const struct hotplug_sync_ops *sync_ops = &per_bit_rcu, *writer_ops;
+
+/*
+ * Readers that saw the bit have finished: in every design, for the
+ * scheduler's readers of the active bit, cleared since, read under the
+ * per-bit RCU rules whatever the design.
+ */
 static int rcu_sync_down(unsigned int cpu)
 {
-	hotplug_sync_wait_readers(expedite_hotplug);
+	if (expedite_hotplug)
+		synchronize_rcu_expedited();
+	else
+		synchronize_rcu();
 	return 0;
 }
 
-/* As the reader design in force wants it (kernel/hotplug/sync.c). */
+static int set_online(unsigned int cpu, bool online)
+{
+	if (writer_ops->set_online)
+		return writer_ops->set_online(cpu, online);
+	set_cpu_online(cpu, online);
+	return 0;
+}
+
 static int online_up(unsigned int cpu)
 {
-	return hotplug_sync_set_online(cpu, true);
+	return set_online(cpu, true);
 }
 
 static int online_down(unsigned int cpu)
 {
-	return hotplug_sync_set_online(cpu, false);
+	return set_online(cpu, false);
 }
 
 /* Steps the CPU itself runs, interrupts off. */
@@ -228,6 +253,40 @@ static const struct cpuhp_step cpuhp_steps[CPUHP_NR_STEPS] = {
 };
 
 static DEFINE_MUTEX(cpu_add_remove_lock);
+
+/*
+ * Every design's readers and writer as one lock for lockdep: a reader
+ * that waits for a writer (rwlock, percpu_rwsem's slow path) deadlocks
+ * if the writer waits for something the reader holds; a read inside a
+ * read deadlocks when a writer arrives between the two.
+ */
+struct lockdep_map cpu_hotplug_lock_map = LOCKDEP_MAP_INIT("cpu_hotplug_lock");
+
+static void cpus_write_lock(void)
+{
+	lock_acquire(&cpu_hotplug_lock_map, 0, false, _RET_IP_);
+	writer_ops = READ_ONCE(sync_ops);
+	if (writer_ops->write_lock)
+		writer_ops->write_lock();
+}
+
+static void cpus_write_unlock(void)
+{
+	lock_release(&cpu_hotplug_lock_map, _RET_IP_);
+	if (writer_ops->write_unlock)
+		writer_ops->write_unlock();
+}
+
+const struct hotplug_sync_ops *hotplug_sync_ops_get(void)
+{
+	return READ_ONCE(sync_ops);
+}
+
+void hotplug_sync_ops_set(const struct hotplug_sync_ops *ops)
+{
+	lockdep_assert_held(&cpu_add_remove_lock);
+	WRITE_ONCE(sync_ops, ops);
+}
 
 #ifdef CONFIG_PROVE_LOCKING
 bool lockdep_cpus_held(void)
@@ -669,7 +728,10 @@ void cpu_maps_update_done(void)
 
 bool cpu_hotplug_idle(void)
 {
-	return !mutex_is_locked(&cpu_add_remove_lock) && hotplug_sync_idle();
+	const struct hotplug_sync_ops *ops = READ_ONCE(sync_ops);
+
+	return !mutex_is_locked(&cpu_add_remove_lock) &&
+	       (!ops->idle || ops->idle());
 }
 
 /* The boot CPU is up without the table: record it as such. */
@@ -686,15 +748,4 @@ void hotplug_init(void)
 	else if (hotplug_gp[0] && strcmp(hotplug_gp, "expedited"))
 		pr_warn("hotplug.gp=%s ignored: want expedited or normal\n",
 			hotplug_gp);
-	hotplug_sync_init();
-}
-
-int cpu_hotplug_set_sync(enum hotplug_sync sync)
-{
-	if (sync >= HOTPLUG_SYNC_NR)
-		return -EINVAL;
-	mutex_lock(&cpu_add_remove_lock);
-	hotplug_sync_switch(sync);
-	mutex_unlock(&cpu_add_remove_lock);
-	return 0;
 }
