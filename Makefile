@@ -153,9 +153,8 @@ drivers-y := $(addprefix drivers/, serial/pl011.o serial/bcm2835_aux_uart.o \
 	cpuidle/cpuidle.o cpuidle/cpuidle-psci.o cpuidle/dt_idle_states.o \
 	cpuidle/menu.o cpuidle/qos.o cpuidle/shell.o)
 # The experiments (tools/layers.toml): in-kernel tests, tortures, lkdtm...
-tests-y := kernel/kunit.o kernel/debug/lkdtm.o kernel/rcu/torture.o \
-	$(addprefix kernel/tests/, boot_test.o mm_test.o mmu_test.o \
-	smp_test.o sched_test.o rcu_test.o hotplug_test.o hotplug_fault_test.o \
+tests-y := $(addprefix kernel/tests/, kunit.o lkdtm.o rcu_torture.o \
+	boot_test.o mm_test.o mmu_test.o smp_test.o sched_test.o rcu_test.o hotplug_test.o hotplug_fault_test.o \
 	hotplug_readers_test.o hotplug_sweep_test.o hotplug_check.o \
 	stress.o irq_test.o timer_test.o \
 	governor_test.o psci_test.o trace_test.o cpuidle_test.o fault_test.o \
@@ -163,8 +162,8 @@ tests-y := kernel/kunit.o kernel/debug/lkdtm.o kernel/rcu/torture.o \
 # ... and benchmarks, the firmware floor, the power comparisons.
 bench-y := $(addprefix kernel/bench/, bench.o kmalloc.o rcu.o trace.o \
 	hotplug.o scale.o psci_floor.o cpuidle.o designs/designs.o \
-	designs/rwlock.o designs/percpu_rwsem.o designs/stop_machine.o) \
-	kernel/governor/run.o kernel/governor/strategy.o arch/arm64/psci_floor.o
+	designs/rwlock.o designs/percpu_rwsem.o designs/stop_machine.o \
+	power/run.o power/strategy.o psci_floor_entry.o)
 ifneq ($(TESTS),1)
 tests-y :=
 endif

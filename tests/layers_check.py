@@ -10,9 +10,10 @@ else the uses and the symbols behind them; then one line saying whether
 every [[up]] entry still matches a use (a stale one is refused). Exits 1
 on any failure.
 
-Usage: tests/layers_check.py [--build DIR] [--markdown] [--self-test]
+Usage: tests/layers_check.py [--build DIR] [--markdown] [--write] [--self-test]
   --markdown   print the diagram docs/architecture.md shows (the check
                fails when the doc's copy differs)
+  --write      put it into docs/architecture.md, between its layers marks
   --self-test  made-up trees: a use below passes, an undeclared use up or
                sideways fails, a stale entry fails, an unplaced object fails
 """
@@ -28,6 +29,8 @@ sys.path.insert(0, os.path.join(ROOT, "tests"))
 from harness.ktap import KtapWriter   # noqa: E402
 
 TABLE = os.path.join(ROOT, "tools", "layers.toml")
+DOC = os.path.join(ROOT, "docs", "architecture.md")
+BEGIN, END = "<!-- layers: tests/layers_check.py --write -->\n", "<!-- /layers -->"
 NM = os.environ.get("NM", "aarch64-linux-gnu-nm")
 SOURCE_DIRS = ("arch", "drivers", "kernel", "lib")
 DEFINED = set("TDBRGSVWC")
@@ -193,6 +196,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--markdown", action="store_true")
+    ap.add_argument("--write", action="store_true")
     ap.add_argument("--self-test", action="store_true")
     args = ap.parse_args()
     if args.self_test:
@@ -201,12 +205,19 @@ def main():
     if args.markdown:
         print(markdown(parts, ups))
         return 0
+    if args.write:
+        with open(DOC) as f:
+            doc = f.read()
+        a, b = doc.index(BEGIN) + len(BEGIN), doc.index(END)
+        with open(DOC, "w") as f:
+            f.write(doc[:a] + markdown(parts, ups) + "\n" + doc[b:])
+        return 0
     units = [(src, *symbols(obj)) for src, obj in objects(args.build)]
     ktap = KtapWriter()
-    with open(os.path.join(ROOT, "docs", "architecture.md")) as f:
-        shown = markdown(parts, ups) in f.read()
+    with open(DOC) as f:
+        shown = BEGIN + markdown(parts, ups) + "\n" + END in f.read()
     ktap.result("layers: docs/architecture.md shows this table", shown,
-                "" if shown else "paste tests/layers_check.py --markdown into it")
+                "" if shown else "run tests/layers_check.py --write")
     if not units:
         ktap.result("layers: the build has objects", False, f"none in {args.build}")
         ok = False

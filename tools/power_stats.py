@@ -40,7 +40,7 @@ from harness.ktap import KtapWriter   # noqa: E402
 import power_strategies as ps         # noqa: E402
 
 CONTROL = "idle"            # the A/A control: run twice in every boot
-AGAIN = CONTROL + "~2"      # its second run's name (kernel/governor/strategy.c)
+AGAIN = CONTROL + "~2"      # its second run's name (kernel/bench/power/strategy.c)
 
 
 def quartiles(values):

@@ -1,4 +1,4 @@
-/* Crashes on purpose, for tests (kernel/debug/lkdtm.c). */
+/* Crashes on purpose, for tests (kernel/tests/lkdtm.c). */
 #ifndef KERNEL_LKDTM_H
 #define KERNEL_LKDTM_H
 

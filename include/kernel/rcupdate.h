@@ -78,7 +78,7 @@ void rcu_report_dead(unsigned int cpu); /* the dying CPU, last of all */
 void rcutree_migrate_callbacks(unsigned int cpu); /* after cpu died */
 int rcu_spawn_cpu_thread(unsigned int cpu); /* its callback thread */
 void rcu_stall_init(void);
-/* torture=SECONDS: the RCU + hotplug torture (kernel/rcu/torture.c). */
+/* torture=SECONDS: the RCU + hotplug torture (kernel/tests/rcu_torture.c). */
 void rcu_torture_run(unsigned long seconds);
 /* At boot: torture=, if given. A build without tests (TESTS=0) has none. */
 #ifdef CONFIG_TESTS

@@ -1,7 +1,7 @@
 /*
  * The firmware's floor of a hotplug cycle (bench=hotplug's "floor"): PSCI
  * CPU_ON of an OFF CPU at an entry point that only stamps the counter and
- * calls CPU_OFF (arch/arm64/psci_floor.S), then AFFINITY_INFO polled
+ * calls CPU_OFF (kernel/bench/psci_floor_entry.S), then AFFINITY_INFO polled
  * back to back until it says OFF. No kernel code runs on the CPU, so the
  * time is the firmware's (and, on QEMU, the emulator's scheduling of the
  * vCPU): what a kernel's down+up of that CPU cannot go below.

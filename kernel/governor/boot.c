@@ -14,7 +14,7 @@
 #include <kernel/time.h>
 #include <lib/errno.h>
 #include <string.h>
-#include "power.h"
+#include <kernel/power.h>
 
 static char policy_word[256], model_word[128];
 unsigned long power_scale;

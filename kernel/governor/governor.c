@@ -25,7 +25,7 @@
 #include <kernel/trace.h>
 #include <kernel/wait.h>
 #include <lib/errno.h>
-#include "power.h"
+#include <kernel/power.h>
 
 #define TRACE_LEN 4096 /* records kept: a whole make-power run per policy */
 

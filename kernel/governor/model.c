@@ -42,7 +42,7 @@
 #include <lib/printf.h>
 #include <stdlib.h>
 #include <string.h>
-#include "power.h"
+#include <kernel/power.h>
 
 /*
  * ARM's energy model for Juno r0/r2's Cortex-A53 cluster, as ARM's LISA

@@ -9,7 +9,7 @@
 #include <lib/errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "power.h"
+#include <kernel/power.h>
 
 int gov_policy_parse(const char *name, enum gov_policy *out)
 {

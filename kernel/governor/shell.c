@@ -11,7 +11,7 @@
 #include <lib/errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "power.h"
+#include <kernel/power.h>
 
 static int parse_cpu(int argc, char **argv, unsigned int *cpu)
 {

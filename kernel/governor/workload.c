@@ -27,7 +27,7 @@
 #include <kernel/timer.h>
 #include <kernel/wait.h>
 #include <lib/stats.h>
-#include "power.h"
+#include <kernel/power.h>
 
 #define WL_MAX_THREADS 12
 #define WL_MAX_LAT 4096 /* latency samples kept per measurement */

@@ -16,7 +16,7 @@
 #include <lib/errno.h>
 #include <string.h>
 #include "helpers.h"
-#include "../governor/power.h"
+#include <kernel/power.h>
 
 #define WAIT_MS 30000 /* for an outcome; on a 3x slower host too */
 #define MAX_LOAD 8

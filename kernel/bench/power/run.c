@@ -13,7 +13,7 @@
 #include <lib/errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "power.h"
+#include <kernel/power.h>
 
 static char power_word[64], only_word[256], workloads_word[64];
 static bool strategies_flag;

@@ -30,7 +30,7 @@
 #include <lib/printf.h>
 #include <stdlib.h>
 #include <string.h>
-#include "rcu.h"
+
 
 static unsigned long onoff_ms = 20;
 param_ulong("torture.onoff", onoff_ms, 0, 60000,

@@ -38,7 +38,7 @@
 #include <lib/kernel.h>
 #include <lib/printf.h>
 #include <string.h>
-#include "power.h"
+#include <kernel/power.h>
 
 struct power_strategy {
 	const char *name;
