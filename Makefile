@@ -1,6 +1,7 @@
-# hotplug kernel: an explicit build, one object list per directory. `make` builds build/kernel.elf
-# (with DWARF, for GDB) and build/Image (arm64 Image header, for QEMU
-# -kernel and U-Boot booti). `make help` lists the other targets.
+# The hotplug kernel's build: explicit, one object list per directory.
+# `make` builds build/kernel.elf (with DWARF, for GDB) and build/Image
+# (arm64 Image header, for QEMU -kernel and U-Boot booti); `make help`
+# lists the targets, from the ## comments beside them.
 
 CROSS_COMPILE ?= aarch64-linux-gnu-
 CC := $(CROSS_COMPILE)gcc
@@ -13,6 +14,7 @@ LIBFDT_A := /usr/lib/aarch64-linux-gnu/libfdt.a
 LIBFDT_HDRS := /usr/include/libfdt.h /usr/include/fdt.h /usr/include/libfdt_env.h
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo 0.1)
 
+## make DEBUG=1    build with -Og for stepping in GDB
 # DEBUG=1: -Og for stepping in GDB (frame pointers are always on).
 # NR_CPUS=N: the most CPUs the kernel can run on (include/lib/cpumask.h has
 # the default). Same build/ directory: $(B)/.opt records both, so switching
@@ -21,6 +23,8 @@ OPT := -O2
 ifeq ($(DEBUG),1)
 OPT := -Og
 endif
+## make NR_CPUS=N  build for at most N CPUs (default: include/lib/cpumask.h);
+##                 switching rebuilds all (B=DIR: build in DIR, not build/)
 ifneq ($(NR_CPUS),)
 OPT += -DNR_CPUS=$(NR_CPUS)
 endif
@@ -68,6 +72,7 @@ san-y += kernel/debug/kasan.o kernel/debug/ubsan.o
 nosan-y += arch/arm64/early_mmu.o kernel/debug/kasan.o kernel/debug/ubsan.o \
 	kernel/mm/kmalloc.o
 endif
+## make LOCKDEP=1  lockdep and PROVE_RCU, in build/lockdep/ (Image there)
 # LOCKDEP=1: lockdep and PROVE_RCU (kernel/debug/lockdep.c), built in
 # build/lockdep/ unless B is not the default (B=DIR, or a build that sets
 # it first). Off, their hooks are empty macros.
@@ -175,69 +180,34 @@ OBJS := $(addprefix $(B)/,$(arch-y) $(kernel-y) $(time-y) $(mm-y) $(sched-y) \
 	$(drivers-y) $(tests-y) $(bench-y) $(san-y) $(kcsan-y))
 
 .PHONY: all lean sanitize kcsan run test test-images tfa-virt host-test board-test sdcard model sweep stress torture fuzz power power-stats bench bench-scale bench-linux trace test-scale nr-cpus-cost clean help setup gdb FORCE
+## make           build build/kernel.elf and build/Image (or say what is
+##                 missing: make setup installs it)
 all: $(B)/Image $(B)/kernel.elf
 
+## make help      this list, from the Makefile's ## comments
 help:
-	@echo "make            build build/kernel.elf and build/Image"
-	@echo "make run        the demo: governor + workload in QEMU, then the shell"
-	@echo "                (installs what is missing)"
-	@echo "make test       boot the test matrix and run host tests"
-	@echo "make lean       also build without tests, benchmarks and experiments"
-	@echo "                (TESTS=0 BENCH=0, build/lean/Image); both sizes"
-	@echo "make sanitize   also build the sanitizing kernel (SANITIZE=1: KASAN,"
-	@echo "                UBSAN; build/sanitize/Image); both sizes"
-	@echo "make kcsan      also build the data-race detector's kernel (KCSAN=1,"
-	@echo "                build/kcsan/Image; docs/reliability.md); both sizes"
-	@echo "make test-scale GICv3 with 64, 256 and 512 CPUs: boot, SMP and hotplug"
-	@echo "make power-stats  the strategies over POWER_BOOTS shuffled boots with an"
-	@echo "                A/A control: medians and interquartile ranges"
-	@echo "make power      compare governor policies and power strategies (hotplug,"
-	@echo "                pack, idle states) on three workloads: tables, CSVs,"
-	@echo "                build/power.png, power_strategies.png, power_sweep.png"
-	@echo "                (POWER_SCALE=N: workload length in percent, default 100)"
-	@echo "make bench      the four hotplug designs side by side, -smp 4 and 8,"
-	@echo "                raspi3b with TF-A; firmware vs kernel share of each"
-	@echo "                down and up: tables and build/bench.json (docs/benchmarks.md)"
-	@echo "make bench-scale  -smp 4, 64, 128, 256, 512: walks of every CPU, wake-ups,"
-	@echo "                hotplug, grace periods, boot against the CPU count:"
-	@echo "                build/scale.json, .csv, .png (SCALE_CPUS=4,64, SCALE_BOOTS=3)"
-	@echo "make bench-linux  Debian's Linux on the same QEMU: boot, offline+online"
-	@echo "make figures    re-measure (bench, bench-scale, power) and rewrite the"
-	@echo "                docs' tables from docs/figures/*.json (tools/figures.py)"
-	@echo "make trace      CPUs down and up under load, traced: build/trace.json for"
-	@echo "                ui.perfetto.dev or chrome://tracing (docs/trace.md)"
-	@echo "make host-test  host unit tests of lib/ (ASan + UBSan)"
-	@echo "make board-test board description over real DTBs vs dtc; SD-card images"
-	@echo "make model      spin model check of hotplug vs RCU (docs/model.md)"
-	@echo "make sweep      CPU down/up after every fault and pair of faults, each"
-	@echo "                reader design, PSCI and the pen (tools/sweep.py)"
-	@echo "make stress     the randomized hotplug stress [SEED=N] [SECS=60] [SMP=4]"
-	@echo "                [QEMU=\"qemu.sh options\"]: all at once, invariants checked"
-	@echo "make torture    RCU + hotplug tortures on -smp 4 and 8 until 10k cycles + 100k GPs"
-	@echo "make fuzz       libFuzzer on the device-tree code (FUZZ_TIME=600 s, docs/fuzzing.md)"
-	@echo "make sdcard BOARD=rpi3|rpi4|rpi5 [FIRMWARE=tfa] [APPEND=\"ARGS\"]"
-	@echo "                SD-card image build/sdcard-BOARD.img (docs/boards.md)"
-	@echo "make DEBUG=1    build with -Og for stepping in GDB"
-	@echo "make LOCKDEP=1  lockdep and PROVE_RCU, in build/lockdep/ (Image there)"
-	@echo "make NR_CPUS=N  build for at most N CPUs (default: include/lib/cpumask.h);"
-	@echo "                switching rebuilds all (B=DIR: build in DIR, not build/)"
-	@echo "make nr-cpus-cost  the 256 and 4096 builds side by side: what each"
-	@echo "                NR_CPUS-sized symbol costs (tools/nr_cpus_cost.py)"
-	@echo "make gdb        gdb-multiarch on a QEMU started with ./qemu.sh --gdb"
-	@echo "                (GDB_PORT=N for ./qemu.sh --gdb --gdb-port N)"
+	@sed -n 's/^## \{0,1\}//p' $(firstword $(MAKEFILE_LIST))
 
 # Tools: installed through apt when missing (tools/setup.sh says what).
 $(B)/.setup-ok: tools/setup.sh
 	@mkdir -p $(B)
 	tools/setup.sh --quiet
 	@touch $@
+# Building alone only checks: a plain make says what is missing and how to
+# get it, and installs nothing.
+$(B)/.build-ok: tools/setup.sh
+	@mkdir -p $(B)
+	@tools/setup.sh --check-build
+	@touch $@
+## make setup     install what the build, qemu.sh and make test need
+##                 (Debian packages, as root; tools/setup.sh)
 setup: $(B)/.setup-ok
 
 # The compiler's own freestanding headers (stddef.h, stdint.h, stdarg.h),
 # and libfdt's headers from Debian's libfdt-dev: never committed here.
-$(B)/gcc-include: | $(B)/.setup-ok
+$(B)/gcc-include: | $(B)/.build-ok
 	ln -sfn "$$($(CC) -print-file-name=include)" $@
-$(B)/include/libfdt.h: | $(B)/.setup-ok
+$(B)/include/libfdt.h: | $(B)/.build-ok
 	@mkdir -p $(B)/include
 	cp $(LIBFDT_HDRS) $(B)/include/
 
@@ -273,7 +243,7 @@ $(B)/%.o: %.S Makefile | $(GENERATED)
 $(B)/kallsyms0.S: tools/kallsyms.py
 	@mkdir -p $(B)
 	echo | tools/kallsyms.py > $@
-$(B)/kallsyms0.o $(B)/kallsyms.o: $(B)/%.o: $(B)/%.S | $(B)/.setup-ok
+$(B)/kallsyms0.o $(B)/kallsyms.o: $(B)/%.o: $(B)/%.S | $(B)/.build-ok
 	@echo "  AS      $<"
 	@$(CC) $(ASFLAGS) -c $< -o $@
 $(B)/kernel.pass1.elf: $(OBJS) $(B)/kallsyms0.o linker.ld
@@ -290,9 +260,11 @@ $(B)/Image: $(B)/kernel.elf
 	@echo "  OBJCOPY $@"
 	@$(OBJCOPY) -O binary $< $@
 
+## make run        the demo: governor + workload in QEMU, then the shell
+##                 (installs what is missing)
 # The demo: 4 CPUs under the rqdepth governor, the phased workload with a
 # status line each second (~25 s), then the shell.
-run: $(B)/Image
+run: $(B)/.setup-ok $(B)/Image
 	./qemu.sh --smp 4 --append "policy=rqdepth demo"
 
 # The images the matrix boots, built side by side: make test runs without
@@ -300,6 +272,7 @@ run: $(B)/Image
 # one. The tools are installed first, once.
 test-images: $(B)/Image $(B)/lean/Image $(B)/sanitize/Image $(B)/kcsan/Image \
 	tfa-virt
+## make test       boot the test matrix and run host tests
 test: $(B)/.setup-ok
 	@$(MAKE) --no-print-directory -j2 test-images
 	python3 tests/run.py
@@ -310,12 +283,16 @@ test: $(B)/.setup-ok
 tfa-virt: $(B)/.setup-ok
 	@tools/tfa/build-qemu.sh $(B)/tfa
 
+## make lean       also build without tests, benchmarks and experiments
+##                 (TESTS=0 BENCH=0, build/lean/Image); both sizes
 # The lean build (TESTS=0 BENCH=0) beside the full one, and their sizes.
 lean: $(B)/lean/Image $(B)/Image
 	@ls -l $(B)/Image $(B)/lean/Image | awk '{ print $$5, $$NF }'
 $(B)/lean/Image: FORCE
 	@$(MAKE) --no-print-directory B=$(B)/lean TESTS=0 BENCH=0 all
 
+## make sanitize   also build the sanitizing kernel (SANITIZE=1: KASAN,
+##                 UBSAN; build/sanitize/Image); both sizes
 # The sanitizing build (SANITIZE=1) beside the normal one.
 sanitize: $(B)/sanitize/Image
 	@ls -l $(B)/Image $(B)/sanitize/Image 2>/dev/null | awk '{ print $$5, $$NF }'
@@ -326,6 +303,8 @@ $(B)/sanitize/Image: FORCE
 # lockdep boots (tests/matrix.py LOCKDEP_IMAGE).
 $(B)/lockdep/Image: FORCE
 	@$(MAKE) --no-print-directory B=$(B)/lockdep LOCKDEP=1 all
+## make kcsan      also build the data-race detector's kernel (KCSAN=1,
+##                 build/kcsan/Image; docs/reliability.md); both sizes
 # The data-race detector's build (KCSAN=1) beside the normal one, and
 # their sizes.
 kcsan: $(B)/kcsan/Image $(B)/Image
@@ -333,18 +312,24 @@ kcsan: $(B)/kcsan/Image $(B)/Image
 $(B)/kcsan/Image: FORCE
 	@$(MAKE) --no-print-directory B=$(B)/kcsan KCSAN=1 all
 
+## make test-scale GICv3 with 64, 256 and 512 CPUs: boot, SMP and hotplug
 # GICv3 at scale: 64 CPUs (boot, SMP and hotplug suites) and 256 CPUs (boot,
 # hotplug cycles from the shell). Minutes per boot under TCG.
-test-scale: $(B)/Image
+test-scale: $(B)/.setup-ok $(B)/Image
 	python3 tests/run.py --scale --jobs 1
 
+## make nr-cpus-cost  the 256 and 4096 builds side by side: what each
+##                 NR_CPUS-sized symbol costs (tools/nr_cpus_cost.py)
 # What NR_CPUS costs: builds for 256 and 4096 CPUs (build/nr-N) symbol by
 # symbol, and booted on -smp 4 (docs/scale.md).
 nr-cpus-cost: $(B)/.setup-ok
 	python3 tools/nr_cpus_cost.py
 
+## make bench      the four hotplug designs side by side, -smp 4 and 8,
+##                 raspi3b with TF-A; firmware vs kernel share of each
+##                 down and up: tables and build/bench.json (docs/benchmarks.md)
 # One boot per configuration, each measuring all four designs side by side.
-bench: $(B)/Image
+bench: $(B)/.setup-ok $(B)/Image
 	python3 tools/bench.py
 
 # One boot each at -smp 4, 64, 256 and 512 (GICv3): walks of every CPU,
@@ -353,10 +338,14 @@ bench: $(B)/Image
 # SCALE_BOOTS=3 for each figure's median over three boots.
 SCALE_CPUS ?= 4,64,128,256,512
 SCALE_BOOTS ?= 1
-bench-scale: $(B)/Image
+## make bench-scale  -smp 4, 64, 128, 256, 512: walks of every CPU, wake-ups,
+##                 hotplug, grace periods, boot against the CPU count:
+##                 build/scale.json, .csv, .png (SCALE_CPUS=4,64, SCALE_BOOTS=3)
+bench-scale: $(B)/.setup-ok $(B)/Image
 	python3 tools/bench_scale.py --cpus $(SCALE_CPUS) --boots $(SCALE_BOOTS)
 
-bench-linux: $(B)/Image
+## make bench-linux  Debian's Linux on the same QEMU: boot, offline+online
+bench-linux: $(B)/.setup-ok $(B)/Image
 	python3 tools/bench_linux.py
 
 # Every generated figure of docs/benchmarks.md, power.md and scale.md
@@ -369,7 +358,9 @@ bench-linux: $(B)/Image
 FIGURES_SCALE_CPUS ?= 4,64,256,512
 FIGURES_SCALE_BOOTS ?= 3
 .PHONY: figures
-figures: $(B)/Image
+## make figures    re-measure (bench, bench-scale, power) and rewrite the
+##                 docs' tables from docs/figures/*.json (tools/figures.py)
+figures: $(B)/.setup-ok $(B)/Image
 	python3 tools/bench.py --out $(B)/bench.json
 	python3 tools/bench_scale.py --cpus $(FIGURES_SCALE_CPUS) \
 		--boots $(FIGURES_SCALE_BOOTS) --out $(B)/scale.json
@@ -377,9 +368,11 @@ figures: $(B)/Image
 	$(MAKE) --no-print-directory power-stats
 	python3 tools/figures.py --take $(B)
 
+## make trace      CPUs down and up under load, traced: build/trace.json for
+##                 ui.perfetto.dev or chrome://tracing (docs/trace.md)
 # -smp 4, the RCU torture's readers busy while CPUs go down and up, every
 # event traced and dumped; the timeline checked and written.
-trace: $(B)/Image
+trace: $(B)/.setup-ok $(B)/Image
 	python3 tools/trace.py --run --out $(B)/trace.json
 
 # One boot runs the phased workload under each governor policy, then every
@@ -390,7 +383,11 @@ trace: $(B)/Image
 # sensitivity sweep build/power_sweep.png, with their CSVs.
 POWER_SCALE ?= 100
 POWER_DELAYS ?= 50,200,500,2000
-power: $(B)/Image
+## make power      compare governor policies and power strategies (hotplug,
+##                 pack, idle states) on three workloads: tables, CSVs,
+##                 build/power.png, power_strategies.png, power_sweep.png
+##                 (POWER_SCALE=N: workload length in percent, default 100)
+power: $(B)/.setup-ok $(B)/Image
 	./qemu.sh --smp 4 --timeout 2400 \
 		--append "power=all power.strategies power.down_delays=$(POWER_DELAYS) power.scale=$(POWER_SCALE) hz=250 poweroff" \
 		> $(B)/power.log 2>&1 || { tail -20 $(B)/power.log; exit 1; }
@@ -404,35 +401,45 @@ power: $(B)/Image
 # build/power_stats.md and .json.
 POWER_BOOTS ?= 5
 POWER_STATS_SCALE ?= 20
-power-stats: $(B)/Image
+## make power-stats  the strategies over POWER_BOOTS shuffled boots with an
+##                 A/A control: medians and interquartile ranges
+power-stats: $(B)/.setup-ok $(B)/Image
 	python3 tools/power_stats.py --boots $(POWER_BOOTS) --scale $(POWER_STATS_SCALE) $(B)
 
+## make gdb        gdb-multiarch on a QEMU started with ./qemu.sh --gdb
+##                 (GDB_PORT=N for ./qemu.sh --gdb --gdb-port N)
 # Attach to `./qemu.sh --gdb [--gdb-port N]` (another terminal), helpers
 # loaded: make gdb [GDB_PORT=N]. On a TF-A boot (--firmware tfa) hp-tfa adds
 # BL31's symbols, from the build under build/tfa/ that the target runs, or
 # from BL31=FILE.
-gdb: $(B)/kernel.elf
+gdb: $(B)/.setup-ok $(B)/kernel.elf
 	gdb-multiarch -q $(B)/kernel.elf -ex 'target remote :$(GDB_PORT)' \
 		-ex 'source tools/gdb/hotplug.py' -ex 'hp-tfa $(BL31)'
 
+## make host-test  host unit tests of lib/ (ASan + UBSan)
 host-test: $(B)/.setup-ok
 	$(MAKE) -C tests/host
 
+## make board-test board description over real DTBs vs dtc; SD-card images
 # kernel/board.c built natively over Pi 3/4/5, RK3399 and A64 trees, each
 # fact held against dtc's reading; the SD-card images read back.
 board-test: $(B)/.setup-ok
 	$(MAKE) -s -C tests/boards
 
+## make sdcard BOARD=rpi3|rpi4|rpi5 [FIRMWARE=tfa] [APPEND="ARGS"]
+##                 SD-card image build/sdcard-BOARD.img (docs/boards.md)
 # A Raspberry Pi SD card: kernel, config.txt, cmdline.txt (APPEND) and the
 # board's device tree; the firmware files are added by hand (docs/boards.md).
-sdcard: $(B)/Image
+sdcard: $(B)/.setup-ok $(B)/Image
 	@test -n "$(BOARD)" || { echo "make sdcard BOARD=rpi3|rpi4|rpi5 [FIRMWARE=tfa]"; exit 2; }
 	tools/mksdcard.sh $(if $(FIRMWARE),--firmware $(FIRMWARE)) "$(BOARD)" $(B)/Image \
 		$(B)/sdcard-$(BOARD)$(if $(FIRMWARE),-$(FIRMWARE)).img "$(APPEND)"
 
+## make sweep      CPU down/up after every fault and pair of faults, each
+##                 reader design, PSCI and the pen (tools/sweep.py)
 # The whole fault sweep (kernel/tests/hotplug_sweep_test.c): make test
 # runs a sample of it.
-sweep: all
+sweep: $(B)/.setup-ok all
 	tools/sweep.py
 
 # The randomized hotplug stress (kernel/tests/stress.c) for SECS seconds:
@@ -440,7 +447,9 @@ sweep: all
 # The log is $(B)/stress.log; it ends with the seed and the violations.
 SECS ?= 60
 SMP ?= 4
-stress: $(B)/Image
+## make stress     the randomized hotplug stress [SEED=N] [SECS=60] [SMP=4]
+##                 [QEMU="qemu.sh options"]: all at once, invariants checked
+stress: $(B)/.setup-ok $(B)/Image
 	./qemu.sh --smp $(SMP) $(QEMU) --timeout $$(($(SECS) + 300)) \
 		--append "stress=$(SECS) $(if $(SEED),stress.seed=$(SEED)) poweroff" \
 		> $(B)/stress.log 2>&1 || { tail -40 $(B)/stress.log; exit 1; }
@@ -448,15 +457,18 @@ stress: $(B)/Image
 	@tr -d '\r' < $(B)/stress.log | grep -qE '\] ok 1 stress$$' || \
 		{ grep -E 'stress|not ok' $(B)/stress.log | tail -60; exit 1; }
 
+## make torture    RCU + hotplug tortures on -smp 4 and 8 until 10k cycles + 100k GPs
 # Promela model of cpu_down()/cpu_up() against RCU, checked with spin.
 # Long RCU + hotplug tortures (docs/reliability.md): TORTURE_GOAL per boot,
 # at most TORTURE_SECS.
-torture: $(B)/Image
+torture: $(B)/.setup-ok $(B)/Image
 	tools/torture.sh
 
+## make model      spin model check of hotplug vs RCU (docs/model.md)
 model: $(B)/.setup-ok
 	tools/model/check.sh
 
+## make fuzz       libFuzzer on the device-tree code (FUZZ_TIME=600 s, docs/fuzzing.md)
 fuzz: $(B)/.setup-ok
 	$(MAKE) -C tests/fuzz long
 

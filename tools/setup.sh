@@ -2,7 +2,11 @@
 # Checks that the host has every tool the build, qemu.sh and `make test` need,
 # and installs the missing Debian packages when it can (root + apt).
 #
-# Usage: tools/setup.sh [--quiet]
+# Usage: tools/setup.sh [--quiet | --check-build]
+#
+# --check-build: only whether the kernel can be built (the cross
+# toolchain, libfdt); says what is missing and exits 1, installs nothing
+# (plain `make` runs it; `make setup`, `make run` and `make test` install).
 #
 # When everything is present this is a quick no-op: it never calls apt then.
 # When something is missing and we are root on a Debian-like system, it adds the
@@ -18,10 +22,12 @@
 set -euo pipefail
 
 quiet=0
+check_build=0
 case "${1:-}" in
   "") ;;
   --quiet) quiet=1 ;;
-  -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  --check-build) check_build=1 ;;
+  -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
   *) echo "setup.sh: unknown argument '$1' (try --help)" >&2; exit 2 ;;
 esac
 
@@ -62,6 +68,17 @@ REQUIREMENTS=(
   "file:/usr/lib/arm-trusted-firmware/rpi3/bl31.bin:arm-trusted-firmware:arm64"
   "cmd:dpkg-source:dpkg-dev"
   "file:/usr/include/openssl/ssl.h:libssl-dev"
+)
+
+# What building the kernel alone needs (--check-build).
+BUILD_REQUIREMENTS=(
+  "cmd:aarch64-linux-gnu-gcc:gcc-aarch64-linux-gnu"
+  "cmd:aarch64-linux-gnu-ld:binutils-aarch64-linux-gnu"
+  "cmd:aarch64-linux-gnu-objcopy:binutils-aarch64-linux-gnu"
+  "cmd:aarch64-linux-gnu-nm:binutils-aarch64-linux-gnu"
+  "cmd:python3:python3"
+  "file:/usr/lib/aarch64-linux-gnu/libfdt.a:libfdt-dev:arm64"
+  "file:/usr/include/libfdt.h:libfdt-dev:arm64"
 )
 
 # Fills the global arrays `missing` (what is absent) and `packages` (the
@@ -120,6 +137,16 @@ extras() {
   qemu_has_raspi4b ||
     echo "setup.sh: this QEMU has no raspi4b (needs QEMU >= 9): the Pi 4 boots skip" >&2
 }
+
+if [ "$check_build" = 1 ]; then
+  REQUIREMENTS=("${BUILD_REQUIREMENTS[@]}")
+  check_requirements
+  [ "${#missing[@]}" -eq 0 ] && exit 0
+  echo "setup.sh: cannot build: missing ${missing[*]}" >&2
+  echo "setup.sh: run 'make setup' (as root: installs them with apt-get), or" \
+    "install the packages ${packages[*]}" >&2
+  exit 1
+fi
 
 check_requirements
 if [ "${#missing[@]}" -eq 0 ]; then
