@@ -169,15 +169,18 @@ bench-y := $(addprefix kernel/bench/, bench.o kmalloc.o rcu.o trace.o \
 	hotplug.o scale.o psci_floor.o cpuidle.o designs/designs.o \
 	designs/rwlock.o designs/percpu_rwsem.o designs/stop_machine.o \
 	power/run.o power/strategy.o psci_floor_entry.o)
+# Fault points that live beside their code (<kernel/fault.h>): TESTS=1 only.
+faults-y := kernel/hotplug/core_faults.o drivers/firmware/psci_faults.o
 ifneq ($(TESTS),1)
 tests-y :=
+faults-y :=
 endif
 ifneq ($(BENCH),1)
 bench-y :=
 endif
 OBJS := $(addprefix $(B)/,$(arch-y) $(kernel-y) $(time-y) $(mm-y) $(sched-y) \
 	$(rcu-y) $(hotplug-y) $(trace-y) $(governor-y) $(debug-y) $(lib-y) \
-	$(drivers-y) $(tests-y) $(bench-y) $(san-y) $(kcsan-y))
+	$(drivers-y) $(faults-y) $(tests-y) $(bench-y) $(san-y) $(kcsan-y))
 
 .PHONY: all lean sanitize kcsan run test test-images tfa-virt host-test board-test sdcard model sweep stress torture fuzz power power-stats bench bench-scale bench-linux trace test-scale nr-cpus-cost clean help setup gdb FORCE
 ## make           build build/kernel.elf and build/Image (or say what is

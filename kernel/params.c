@@ -107,8 +107,8 @@ void parse_params(const char *cmdline)
 
 	while (cmdline_next_word(&cmdline, key, sizeof(key), val,
 				 sizeof(val))) {
-		if (!strncmp(key, "fail.", 5) && fault_exists(key + 5))
-			continue; /* armed later, by faults_init() */
+		if (!strncmp(key, "fail.", 5) && fault_claims(key + 5))
+			continue; /* armed or refused later, by faults_init() */
 		p = param_find(key);
 		if (!p)
 			unknown_word(key);

@@ -3,7 +3,7 @@
 images exist, the lean one is smaller, and it holds none of the
 experiments (no test suite, no benchmark, no torture, no lkdtm, no power
 comparison, no rival reader design: the mechanism's per-bit RCU alone)
-and no fault injection. Each name looked for is in the full image, so a
+and no fault injection (no fault point either). Each name looked for is in the full image, so a
 renamed one cannot pass unseen. Prints both sizes; KTAP, one line per check. The lean image
 booting make run's demo is a boot of tests/matrix.py (lean-demo).
 """
@@ -24,7 +24,7 @@ EXPERIMENTS = ("kunit_run_tests", "bench_run", "rcu_torture_run", "lkdtm_run",
 DESIGNS = ("rwlock_design", "percpu_rwsem_design", "stop_machine_design",
            "cpus_read_lock", "cpu_hotplug_set_sync")
 # Linker-section tables the experiments fill: empty in the lean image.
-TABLES = ("ktest_suites", "benches")
+TABLES = ("ktest_suites", "benches", "fault_points")
 
 
 def symbols(elf):
@@ -63,7 +63,8 @@ def main():
                 "should_fail" not in syms)
     full_tables = [t for t in TABLES
                    if syms.get(f"__{t}_start") != syms.get(f"__{t}_end")]
-    ktap.result("lean: no test suite or benchmark registered", not full_tables,
+    ktap.result("lean: no test suite, benchmark or fault point registered",
+                not full_tables,
                 ", ".join(full_tables) or "tables empty")
     return 0 if ktap.print() else 1
 

@@ -18,7 +18,6 @@
 #include <kernel/cpu.h>
 #include <kernel/cpu_ops.h>
 #include <kernel/devicetree.h>
-#include <kernel/fault.h>
 #include <kernel/params.h>
 #include <kernel/panic.h>
 #include <kernel/printk.h>
@@ -33,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "psci_faults.h"
 #include "psci_node.h"
 
 /*
@@ -140,59 +140,13 @@ unsigned long psci_invoke(u32 fn, unsigned long a1, unsigned long a2,
 	return psci.invoke(fn, a1, a2, a3);
 }
 
-/* A PSCI error by name or number (-1 to -9), as a positive value for
- * the fault grammar; -1 if it is neither. */
-static long psci_error_value(const char *s)
-{
-	unsigned long n;
-
-	if (s[0] == '-' && !cmdline_parse_ulong(s + 1, &n) && n >= 1 &&
-	    n <= -PSCI_RET_INVALID_ADDRESS)
-		return (long)n;
-	for (int err = PSCI_RET_NOT_SUPPORTED; err >= PSCI_RET_INVALID_ADDRESS;
-	     err--)
-		if (!strcmp(s, psci_error_name(err)))
-			return -err;
-	return -1;
-}
-
-/*
- * fail.cpu_on=CPU:ERROR[:MS]: CPU_ON for CPU answers ERROR, after MS ms
- * if given, as from firmware slow to answer a retry.
- */
-static const struct fault_field cpu_on_fields[] = {
-	FAULT_FIELD_CPU,
-	{"ERROR", FAULT_WORD, .lookup = psci_error_value},
-	{"MS", FAULT_NUM, .min = 1, .max = 60000, .optional = true},
-	{}};
-
-static int cpu_on_armed(struct fault_point *fp)
-{
-	int err = -(int)fault_arg(fp, 1);
-
-	pr_warn("CPU_ON for CPU%ld will answer %s (%d)%s\n", fault_arg(fp, 0),
-		psci_error_name(err), err, fault_arg(fp, 2) ? ", slowly" : "");
-	return 0;
-}
-DEFINE_FAULT(cpu_on, cpu_on_fields, 1, FAULT_FOREVER, cpu_on_armed,
-	     "CPU_ON for that CPU answers the PSCI error (DENIED, ALREADY_ON, "
-	     "... or -1 to -9) without calling the firmware, after MS ms "
-	     "(1-60000) if given");
-
 int psci_cpu_on(u64 mpidr, phys_addr_t entry, u64 context)
 {
 	int ret;
 
 	trace_psci_call(TRACE_PSCI_CPU_ON, mpidr);
-	if (fault_armed(&fault_cpu_on) &&
-	    cpu_logical_map(fault_arg(&fault_cpu_on, 0)) == mpidr &&
-	    should_fail(&fault_cpu_on)) {
-		if (fault_arg(&fault_cpu_on, 2)) /* from cpu_up(): may sleep */
-			msleep(fault_arg(&fault_cpu_on, 2));
-		ret = -(int)fault_arg(&fault_cpu_on, 1);
-	} else {
+	if (!psci_fault_cpu_on(mpidr, &ret))
 		ret = psci_call(psci.cpu_on, mpidr, entry, context);
-	}
 	trace_psci_ret(TRACE_PSCI_CPU_ON, mpidr, ret);
 	return ret;
 }
@@ -209,25 +163,6 @@ int psci_cpu_off(void)
 	return ret;
 }
 
-/* fail.cpu_off=N|forever: AFFINITY_INFO says ON, as a CPU slow to go
- * off or one that never does. */
-static const struct fault_field cpu_off_fields[] = {
-	{"N", FAULT_TIMES, .min = 1, .max = 1000000, .forever = true}, {}};
-
-static int cpu_off_armed(struct fault_point *fp)
-{
-	if (fault_arg(fp, 0) == FAULT_FOREVER)
-		pr_warn("AFFINITY_INFO will say ON for ever: the next CPU "
-			"down is never confirmed off\n");
-	else
-		pr_warn("AFFINITY_INFO will say ON %ld more times\n",
-			fault_arg(fp, 0));
-	return 0;
-}
-DEFINE_FAULT(cpu_off, cpu_off_fields, 1, 1, cpu_off_armed,
-	     "AFFINITY_INFO answers ON the next N (1-1000000) times, or for "
-	     "ever");
-
 bool psci_has_cpu_suspend(void)
 {
 	return psci.invoke && psci.cpu_suspend;
@@ -239,32 +174,6 @@ bool psci_power_state_is_powerdown(u32 state)
 					     : PSCI_0_2_POWER_STATE_TYPE);
 }
 
-/*
- * fail.cpu_suspend=lose_context[:N]: a power-down CPU_SUSPEND that the
- * firmware answered SUCCESS (QEMU's always does: a WFI) is turned into
- * the power-down real firmware performs, emulated by
- * cpu_suspend_emulate_powerdown() (arch/arm64/suspend.c says what it
- * does and does not reproduce). N times, or for ever.
- */
-static const char *const lose_context_word[] = {"lose_context", NULL};
-static const struct fault_field cpu_suspend_fields[] = {
-	{"lose_context", FAULT_WORD, .words = lose_context_word},
-	{"N", FAULT_TIMES, .min = 1, .max = 1000000, .optional = true,
-	 .def = FAULT_FOREVER},
-	{}};
-
-static int cpu_suspend_armed(struct fault_point *fp)
-{
-	pr_warn("CPU_SUSPEND power-downs will lose the CPU's context "
-		"(emulated)\n");
-	return 0;
-}
-DEFINE_FAULT(cpu_suspend, cpu_suspend_fields, 1, FAULT_FOREVER,
-	     cpu_suspend_armed,
-	     "a power-down CPU_SUSPEND the firmware answered SUCCESS resumes "
-	     "at its entry point with the CPU's context lost, as on real "
-	     "firmware (N times, 1-1000000, or for ever)");
-
 /* Traced before the call: a power-down that happens does not return. */
 int psci_cpu_suspend(u32 power_state, phys_addr_t entry, u64 context_id)
 {
@@ -275,7 +184,7 @@ int psci_cpu_suspend(u32 power_state, phys_addr_t entry, u64 context_id)
 	ret = psci_call(psci.cpu_suspend, power_state, entry, context_id);
 	if (ret == PSCI_RET_SUCCESS &&
 	    psci_power_state_is_powerdown(power_state) &&
-	    should_fail(&fault_cpu_suspend))
+	    psci_fault_lose_context())
 		cpu_suspend_emulate_powerdown(entry, context_id);
 	trace_psci_ret(TRACE_PSCI_CPU_SUSPEND, self, ret);
 	return ret;
@@ -294,7 +203,7 @@ bool psci_conduit_is_smc(void)
 
 int psci_affinity_info(u64 mpidr)
 {
-	int state = should_fail(&fault_cpu_off)
+	int state = psci_fault_affinity_on()
 			    ? PSCI_AFFINITY_ON
 			    : psci_call(psci.affinity_info, mpidr, 0, 0);
 
@@ -482,18 +391,6 @@ static int psci_kill_cpu(unsigned int cpu)
 }
 
 /*
- * fail.tos=TYPE:CPU: MIGRATE_INFO_TYPE answers TYPE and MIGRATE_INFO_UP_CPU
- * that CPU's MPIDR, without asking the firmware, as firmware with a
- * resident Trusted OS would. QEMU's has none, so only this reaches the
- * refusal below.
- */
-static const struct fault_field tos_fields[] = {
-	{"TYPE", FAULT_NUM, .min = 0, .max = 2}, FAULT_FIELD_CPU, {}};
-DEFINE_FAULT(tos, tos_fields, 1, FAULT_FOREVER, NULL,
-	     "the firmware reports a Trusted OS of MIGRATE_INFO_TYPE TYPE (0: "
-	     "may migrate, 1: may not, 2: none) on that CPU");
-
-/*
  * Not the CPU a uniprocessor Trusted OS lives on: it cannot migrate
  * (type 1), or could but the kernel never asks it to (type 0: no
  * MIGRATE call here, as in Linux). Type 2 or NOT_SUPPORTED: none.
@@ -501,21 +398,19 @@ DEFINE_FAULT(tos, tos_fields, 1, FAULT_FOREVER, NULL,
 /* Why the firmware keeps cpu from going down, or NULL if it does not. */
 static const char *psci_cpu_refuses_disable(unsigned int cpu)
 {
-	bool injected = should_fail(&fault_tos);
 	int type;
 	u64 tos_cpu;
+	bool injected = psci_fault_tos(&type, &tos_cpu);
 
 	/* PSCI 0.1, no pen: a down could never be confirmed. */
 	if (!psci.affinity_info && !use_pen)
 		return "the firmware cannot confirm a CPU off (PSCI 0.1 has "
 		       "no AFFINITY_INFO)";
-	type = injected ? (int)fault_arg(&fault_tos, 0)
-			: psci_call(psci.migrate_info_type, 0, 0, 0);
+	if (!injected)
+		type = psci_call(psci.migrate_info_type, 0, 0, 0);
 	if (type != PSCI_TOS_UP_MIGRATE && type != PSCI_TOS_UP_NO_MIGRATE)
 		return NULL;
-	if (injected)
-		tos_cpu = cpu_logical_map(fault_arg(&fault_tos, 1));
-	else
+	if (!injected)
 		tos_cpu = (u64)psci.invoke(psci.migrate_info_up_cpu, 0, 0, 0);
 	if ((tos_cpu & MPIDR_HWID_MASK) != cpu_logical_map(cpu))
 		return NULL;

@@ -83,15 +83,25 @@ struct fault_point {
 	long val[FAULT_MAX_ITEMS][FAULT_MAX_FIELDS];
 };
 
-#define DEFINE_FAULT_CLEAR(_name, _fields, _items, _times, _armed, _clear,     \
-			   _what)                                              \
-	struct fault_point fault_##_name __used __section(".fault_points") = { \
-		.name = #_name,                                                \
-		.what = _what,                                                 \
-		.fields = _fields,                                             \
-		.max_items = _items,                                           \
-		.default_times = _times,                                       \
-		.armed = _armed,                                               \
+/*
+ * Without fault injection (TESTS=0) a point is a static the compiler
+ * drops with its fields and hooks: should_fail() is false, so nothing
+ * reads it, and the image holds no fault point.
+ */
+#ifdef CONFIG_FAULT_INJECTION
+#define FAULT_POINT_STORAGE __used __section(".fault_points")
+#else
+#define FAULT_POINT_STORAGE static __unused
+#endif
+#define DEFINE_FAULT_CLEAR(_name, _fields, _items, _times, _armed, _clear, \
+			   _what)                                          \
+	FAULT_POINT_STORAGE struct fault_point fault_##_name = {           \
+		.name = #_name,                                            \
+		.what = _what,                                             \
+		.fields = _fields,                                         \
+		.max_items = _items,                                       \
+		.default_times = _times,                                   \
+		.armed = _armed,                                           \
 		.clear = _clear}
 #define DEFINE_FAULT(_name, _fields, _items, _times, _armed, _what) \
 	DEFINE_FAULT_CLEAR(_name, _fields, _items, _times, _armed, NULL, _what)
@@ -142,6 +152,9 @@ void fault_clear(const char *name);
 long fault_times(const char *name);
 /* Is there a point of this name (for the command line's checks)? */
 bool fault_exists(const char *name);
+/* Is fail.NAME faults_init()'s to arm or refuse (every fail.* word in a
+ * build without fault injection)? */
+bool fault_claims(const char *name);
 
 /* Print every point: armed, times left or off, its grammar and effect. */
 void faults_print(void);

@@ -177,15 +177,16 @@ int fault_inject(const char *name, const char *val)
 	struct fault_point *fp = fault_find(name);
 	char grammar[64];
 
-	if (!fp) {
-		pr_err("fail.%s: no such fault point\n", name);
-		return -ENOENT;
-	}
+	/* Without it, some points are not even built (psci_faults.c). */
 	if (!FAULT_INJECTION) {
 		pr_err("fail.%s=%s ignored: this build has no fault injection "
 		       "(TESTS=0)\n",
 		       name, val);
 		return -EINVAL;
+	}
+	if (!fp) {
+		pr_err("fail.%s: no such fault point\n", name);
+		return -ENOENT;
 	}
 	fault_disarm(fp);
 	if (fault_parse(fp, val)) {
@@ -228,12 +229,17 @@ long fault_times(const char *name)
 	return fp ? READ_ONCE(fp->times) : 0;
 }
 
+bool fault_claims(const char *name)
+{
+	return !FAULT_INJECTION || fault_exists(name);
+}
+
 void faults_init(const char *cmdline)
 {
 	char key[64], val[256];
 
 	while (cmdline_next_word(&cmdline, key, sizeof(key), val, sizeof(val)))
-		if (!strncmp(key, "fail.", 5) && fault_exists(key + 5))
+		if (!strncmp(key, "fail.", 5) && fault_claims(key + 5))
 			fault_inject(key + 5, val);
 }
 

@@ -45,7 +45,6 @@
 #include <kernel/cpuhp.h>
 #include <kernel/current.h>
 #include <kernel/cpu_ops.h>
-#include <kernel/fault.h>
 #include <kernel/hotplug_sync.h>
 #include <kernel/irq.h>
 #include <kernel/mm.h>
@@ -315,104 +314,13 @@ enum cpuhp_phase cpuhp_phase(unsigned int cpu)
 	return cpu < nr_cpu_ids ? READ_ONCE(cpu_phase[cpu]) : CPUHP_PHASE_OFF;
 }
 
-/*
- * fail.up_step=NAME, fail.down_step=NAME: that step fails (-EIO) the
- * next time it runs that way, once. Going down, only the steps that run
- * while the CPU is still there may fail: below cpu:teardown, a down step
- * must not fail (cpu:bringup's failure is fail.cpu_off's).
- */
-static long step_fault_index(const char *val, bool up)
-{
-	for (int i = 0; i < CPUHP_NR_STEPS; i++) {
-		const struct cpuhp_step *st = &cpuhp_steps[i];
-
-		if (strcmp(st->name, val))
-			continue;
-		if (up)
-			return st->startup ? i : -1;
-		return st->teardown && i >= CPUHP_TEARDOWN ? i : -1;
-	}
-	return -1;
-}
-
-static long up_step_index(const char *val)
-{
-	return step_fault_index(val, true);
-}
-
-static long down_step_index(const char *val)
-{
-	return step_fault_index(val, false);
-}
-
-static const struct fault_field up_step_fields[] = {
-	{"NAME", FAULT_WORD, .lookup = up_step_index}, {}};
-static const struct fault_field down_step_fields[] = {
-	{"NAME", FAULT_WORD, .lookup = down_step_index}, {}};
-
-static int up_step_armed(struct fault_point *fp)
-{
-	pr_warn("step %s of the next CPU up will fail\n",
-		cpuhp_steps[fault_arg(fp, 0)].name);
-	return 0;
-}
-
-static int down_step_armed(struct fault_point *fp)
-{
-	pr_warn("step %s of the next CPU down will fail\n",
-		cpuhp_steps[fault_arg(fp, 0)].name);
-	return 0;
-}
-DEFINE_FAULT(up_step, up_step_fields, 1, 1, up_step_armed,
-	     "step NAME (one with an up callback, e.g. sched:active) fails "
-	     "with -EIO the next time a CPU comes up through it");
-DEFINE_FAULT(down_step, down_step_fields, 1, 1, down_step_armed,
-	     "step NAME (cpu:teardown or one above it with a down callback, "
-	     "e.g. sched:drain) fails with -EIO the next time a CPU goes down "
-	     "through it");
-
-/* fail.alloc_up=N: the Nth allocation of the next cpu_up() fails. */
-static const struct fault_field alloc_up_fields[] = {
-	{"N", FAULT_NUM, .min = 1, .max = 1000}, {}};
-
-static int alloc_up_armed(struct fault_point *fp)
-{
-	pr_warn("allocation %ld of the next CPU up will fail\n",
-		fault_arg(fp, 0));
-	return 0;
-}
-DEFINE_FAULT(alloc_up, alloc_up_fields, 1, 1, alloc_up_armed,
-	     "the Nth allocation (1-1000) of the next cpu_up() fails");
-
-static bool step_fails(int i, bool up)
-{
-	struct fault_point *fp = up ? &fault_up_step : &fault_down_step;
-
-	return fault_armed(fp) && fault_arg(fp, 0) == i && should_fail(fp);
-}
-
-/* The tests' hook: called before each step a surviving CPU runs. */
-static void (*step_hook)(unsigned int cpu, const char *step, bool up);
-
-void cpuhp_set_step_hook(void (*hook)(unsigned int cpu, const char *step,
-				      bool up))
-{
-	WRITE_ONCE(step_hook, hook);
-}
-
 static int do_step(unsigned int cpu, int i, bool up, int (*fn)(unsigned int))
 {
-	void (*hook)(unsigned int, const char *, bool) = READ_ONCE(step_hook);
 	u64 t0;
-	int err;
+	int err = cpuhp_step_fault(cpu, i, up);
 
-	if (hook)
-		hook(cpu, cpuhp_steps[i].name, up);
-	if (step_fails(i, up)) {
-		pr_err("CPU%u: step %s fails going %s (fault injected)\n", cpu,
-		       cpuhp_steps[i].name, up ? "up" : "down");
-		return -EIO;
-	}
+	if (err)
+		return err;
 	/* On-CPU steps too: the writer waits in cpu:teardown meanwhile. */
 	t0 = ktime_get_ns();
 	err = fn(cpu);
@@ -443,6 +351,16 @@ static int run_step(unsigned int cpu, int i, bool up)
 const char *cpuhp_step_name(unsigned int step)
 {
 	return step < CPUHP_NR_STEPS ? cpuhp_steps[step].name : "?";
+}
+
+bool cpuhp_step_may_fail(unsigned int step, bool up)
+{
+	const struct cpuhp_step *st = &cpuhp_steps[step];
+
+	if (step >= CPUHP_NR_STEPS)
+		return false;
+	return up ? st->startup != NULL
+		  : st->teardown && step >= CPUHP_TEARDOWN;
 }
 
 unsigned int cpuhp_nr_steps(void)
@@ -691,8 +609,7 @@ int cpu_up(unsigned int cpu)
 	trace_cpuhp_op(cpu, true, false, 0);
 	cpus_write_lock();
 	WRITE_ONCE(cpu_phase[cpu], CPUHP_PHASE_COMING_UP);
-	fail_nth = should_fail(&fault_alloc_up) ? fault_arg(&fault_alloc_up, 0)
-						: 0;
+	fail_nth = cpuhp_alloc_up_fault();
 	if (fail_nth)
 		current->fail_nth = fail_nth;
 	err = cpuhp_run(cpu, CPUHP_NR_STEPS);
