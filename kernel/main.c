@@ -179,7 +179,6 @@ static int kernel_init(void *unused)
 {
 	trace_init(); /* before smp_init(): the boot's CPU ups are traced */
 	rcu_stall_init();
-	hotplug_init();
 	hotplug_designs_init(); /* hotplug.sync= (BENCH=1) */
 	cpuhp_boot_cpu_online();
 	rcu_spawn_cpu_thread(0);

@@ -9,6 +9,7 @@
 #include <kernel/printk.h>
 #include <lib/cmdline.h>
 #include <lib/errno.h>
+#include <lib/printf.h>
 #include <string.h>
 
 extern const struct kernel_param __kernel_params_start[], __kernel_params_end[];
@@ -86,6 +87,30 @@ static int set_string(const struct kernel_param *p, const char *val)
 	return 0;
 }
 
+static int set_enum(const struct kernel_param *p, const char *val)
+{
+	for (int i = 0; p->names[i]; i++)
+		if (!strcmp(val, p->names[i])) {
+			*(int *)p->var = i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+/* "a, b or c" into buf. */
+static void enum_list(const struct kernel_param *p, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; p->names[i]; i++)
+		n += scnprintf(buf + n, size - n, "%s%s",
+			       !i		 ? ""
+			       : p->names[i + 1] ? ", "
+						 : " or ",
+			       p->names[i]);
+}
+
 static int param_set(const struct kernel_param *p, const char *val)
 {
 	switch (p->type) {
@@ -95,8 +120,23 @@ static int param_set(const struct kernel_param *p, const char *val)
 		return set_ulong(p, val);
 	case PARAM_STRING:
 		return set_string(p, val);
+	case PARAM_ENUM:
+		return set_enum(p, val);
 	}
 	return -EINVAL;
+}
+
+static void refuse(const struct kernel_param *p, const char *key,
+		   const char *val)
+{
+	char list[128];
+
+	if (p->type != PARAM_ENUM) {
+		pr_warn("%s=%s ignored: want %s\n", key, val, p->help);
+		return;
+	}
+	enum_list(p, list, sizeof(list));
+	pr_warn("%s=%s ignored: want %s: %s\n", key, val, list, p->help);
 }
 
 void parse_params(const char *cmdline)
@@ -113,7 +153,7 @@ void parse_params(const char *cmdline)
 		if (!p)
 			unknown_word(key);
 		else if (param_set(p, val))
-			pr_warn("%s=%s ignored: want %s\n", key, val, p->help);
+			refuse(p, key, val);
 	}
 }
 
@@ -131,6 +171,10 @@ static void param_print(const struct kernel_param *p)
 	case PARAM_STRING:
 		printk("  %-20s %-8s %s\n", p->name,
 		       *(char *)p->var ? (char *)p->var : "-", p->help);
+		break;
+	case PARAM_ENUM:
+		printk("  %-20s %-8s %s\n", p->name, p->names[*(int *)p->var],
+		       p->help);
 		break;
 	}
 }

@@ -962,8 +962,8 @@ BOOTS = [
                  r"mean 'fail\.cpu_on'\?$",
                  r"^cmdline: unknown word 'bogus' ignored",
                  r"^cmdline: loglevel=x ignored: want N: console log level",
-                 r"unknown hotplug\.sync=foo \(rwlock, percpu_rwsem, "
-                 r"stop_machine, rcu\): keeping rcu$",
+                 r"^cmdline: hotplug\.sync=foo ignored: want rwlock, "
+                 r"percpu_rwsem, stop_machine or rcu: ",
                  r"^fault: fail\.cpu_on=9:DENIED ignored: want CPU:ERROR",
                  r"^trace: trace=rcu,bogus ignored: want on, all or ",
                  r"^cmdline: cpuidle\.latency_us=soon ignored: want US: wake-up latency",
@@ -985,7 +985,7 @@ BOOTS = [
              Step(PROMPT, "params\r", expect=(
                  r"^\s+hz\s+250\s+N: timer tick rate",
                  r"^\s+hotplug\.pen\s+on\s",
-                 r"^\s+hotplug\.gp\s+-\s",
+                 r"^\s+hotplug\.gp\s+expedited\s",
                  r"^\s+fail\.cpu_off\s+7\s+N\|forever",
                  r"^\s+fail\.cpu_on\s+off\s")),
              Step(PROMPT, "poweroff\r"),
@@ -1185,7 +1185,7 @@ BOOTS = [
          ["--smp", "4", "--mem", "256M"],
          append="sched.mode=bogus sched.pack_capacity=0",
          ktap=False,
-         expect=(r"^sched: unknown sched\.mode=bogus \(spread, pack\): keeping spread$",
+         expect=(r"^cmdline: sched\.mode=bogus ignored: want spread or pack: ",
                  r"^cmdline: sched\.pack_capacity=0 ignored: want PERCENT: "),
          script=(
              Step(PROMPT, "sched mode\r", expect=(r"^sched: mode spread$",)),

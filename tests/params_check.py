@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Check the README's command-line table against the declarations.
 
-Every word a param_flag()/param_ulong()/param_string() declares, and every
+Every word a param_flag()/param_ulong()/param_string()/param_enum() declares, and every
 fault point DEFINE_FAULT() declares (as fail.NAME), must be in the table of
 README.md's "Kernel command line" section, and every word the table names
 must be declared: the table is what users read, the declarations are what
@@ -16,7 +16,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from harness.ktap import KtapWriter   # noqa: E402
 
 SOURCES = ("arch", "drivers", "kernel", "lib")
-DECL = re.compile(r'\bparam_(?:flag|ulong|string)\(\s*"([^"]+)"')
+DECL = re.compile(r'\bparam_(?:flag|ulong|string|enum)\(\s*"([^"]+)"')
 FAULT = re.compile(r'\bDEFINE_FAULT(?:_CLEAR)?\(\s*(\w+)')
 # A table word: `name`, `name=...`, `name.sub=...` at the start of a
 # backticked span in the first column.

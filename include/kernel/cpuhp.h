@@ -8,9 +8,8 @@
 
 #include <lib/types.h>
 
-/* Boot: take the boot CPU's online state and set up the step table
- * (after smp_setup_cpu_maps(), <kernel/cpu.h>). */
-void hotplug_init(void);
+/* Boot: the boot CPU is online, as the step table counts it (after
+ * smp_setup_cpu_maps(), <kernel/cpu.h>). */
 void cpuhp_boot_cpu_online(void);
 
 /* The step table, on the CPU itself, interrupts off: its own up steps

@@ -25,6 +25,7 @@ enum param_type {
 	PARAM_FLAG, /* bool: the bare word (or =1/=0) */
 	PARAM_ULONG, /* unsigned long, decimal or 0x hex, in [min, max] */
 	PARAM_STRING, /* char[]: the value, unquoted; a longer one is refused */
+	PARAM_ENUM, /* an enum: the index of its word in names[] */
 };
 
 struct kernel_param {
@@ -34,12 +35,13 @@ struct kernel_param {
 	void *var;
 	unsigned long min, max; /* PARAM_ULONG */
 	size_t size; /* PARAM_STRING: the buffer */
+	const char *const *names; /* PARAM_ENUM: NULL-terminated */
 };
 
 #define __param(_name, _var, _type, _min, _max, _help)                    \
 	static const struct kernel_param __param_##_var __used __section( \
-		".kernel_params") = {_name, _help, _type,	&(_var),  \
-				     _min,  _max,  sizeof(_var)}
+		".kernel_params") = {_name, _help, _type,	 &(_var), \
+				     _min,  _max,  sizeof(_var), NULL}
 
 #define param_flag(_name, _var, _help)                                       \
 	_Static_assert(__builtin_types_compatible_p(__typeof__(_var), bool), \
@@ -57,6 +59,22 @@ struct kernel_param {
 		__builtin_types_compatible_p(__typeof__(_var[0]), char), \
 		#_var " is not a char array");                           \
 	__param(_name, _var, PARAM_STRING, 0, 0, _help)
+
+/*
+ * One word of a list: an unknown one is refused with the list, from one
+ * place, and the owner reads the index (an enum). names[] ends with NULL.
+ */
+#define param_enum(_name, _var, _names, _help)                             \
+	_Static_assert(sizeof(_var) == sizeof(int) &&                      \
+			       __builtin_classify_type(_var) !=            \
+				       __builtin_classify_type((void *)0), \
+		       #_var " is not an enum");                           \
+	static const struct kernel_param __param_##_var __used __section(  \
+		".kernel_params") = {.name = _name,                        \
+				     .help = _help,                        \
+				     .type = PARAM_ENUM,                   \
+				     .var = &(_var),                       \
+				     .names = _names}
 
 /* Fill every declared variable from the command line (once, at boot). */
 void parse_params(const char *cmdline);

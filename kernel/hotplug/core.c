@@ -101,11 +101,10 @@ static int rcu_thread_up(unsigned int cpu)
 	return rcu_spawn_cpu_thread(cpu);
 }
 
-static char hotplug_gp[12];
-param_string("hotplug.gp", hotplug_gp,
-	     "expedited|normal: the grace period cpu_down() waits for "
-	     "(default expedited)");
-static bool expedite_hotplug = true;
+static const char *const gp_names[] = {"expedited", "normal", NULL};
+static enum { GP_EXPEDITED, GP_NORMAL } hotplug_gp = GP_EXPEDITED;
+param_enum("hotplug.gp", hotplug_gp, gp_names,
+	   "the grace period cpu_down() waits for (default expedited)");
 
 /*
  * The online mask's reader design: per-bit RCU, whose readers take
@@ -123,7 +122,7 @@ static const struct hotplug_sync_ops *sync_ops = &per_bit_rcu, *writer_ops;
  */
 static int rcu_sync_down(unsigned int cpu)
 {
-	if (expedite_hotplug)
+	if (hotplug_gp == GP_EXPEDITED)
 		synchronize_rcu_expedited();
 	else
 		synchronize_rcu();
@@ -656,13 +655,4 @@ void cpuhp_boot_cpu_online(void)
 {
 	cpu_phase[0] = CPUHP_PHASE_ONLINE;
 	cpu_done[0] = CPUHP_NR_STEPS;
-}
-
-void hotplug_init(void)
-{
-	if (!strcmp(hotplug_gp, "normal"))
-		expedite_hotplug = false;
-	else if (hotplug_gp[0] && strcmp(hotplug_gp, "expedited"))
-		pr_warn("hotplug.gp=%s ignored: want expedited or normal\n",
-			hotplug_gp);
 }

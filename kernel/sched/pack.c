@@ -61,21 +61,20 @@
  */
 #define PACK_HALFLIFE_NS (16 * 1000 * 1000ULL)
 
-static char mode_word[8];
-param_string("sched.mode", mode_word,
-	     "spread|pack: the scheduler's placement (default spread)");
-
 static unsigned long pack_capacity = 80;
 param_ulong("sched.pack_capacity", pack_capacity, 1, 100,
 	    "PERCENT: pack mode: a CPU this busy recently is full (default "
 	    "80)");
 
-enum sched_mode sched_cur_mode = SCHED_MODE_SPREAD;
-
 static const char *const mode_names[] = {
 	[SCHED_MODE_SPREAD] = "spread",
 	[SCHED_MODE_PACK] = "pack",
+	NULL,
 };
+
+enum sched_mode sched_cur_mode = SCHED_MODE_SPREAD;
+param_enum("sched.mode", sched_cur_mode, mode_names,
+	   "the scheduler's placement (default spread)");
 
 const char *sched_mode_name(enum sched_mode mode)
 {
@@ -84,7 +83,7 @@ const char *sched_mode_name(enum sched_mode mode)
 
 int sched_mode_parse(const char *word, enum sched_mode *mode)
 {
-	for (unsigned int m = 0; m < ARRAY_SIZE(mode_names); m++)
+	for (unsigned int m = 0; mode_names[m]; m++)
 		if (!strcmp(word, mode_names[m])) {
 			*mode = m;
 			return 0;
@@ -118,17 +117,8 @@ int sched_set_pack_capacity(unsigned int percent)
 /* sched.mode= (sched_init(), once the console prints). */
 void sched_mode_init(void)
 {
-	enum sched_mode mode;
-
-	if (!mode_word[0])
-		return;
-	if (sched_mode_parse(mode_word, &mode)) {
-		pr_err("unknown sched.mode=%s (spread, pack): keeping spread\n",
-		       mode_word);
-		return;
-	}
-	sched_set_mode(mode);
-	pr_info("mode %s\n", sched_mode_name(mode));
+	if (sched_get_mode() != SCHED_MODE_SPREAD)
+		pr_info("mode %s\n", sched_mode_name(sched_get_mode()));
 }
 
 /*

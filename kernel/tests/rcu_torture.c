@@ -31,7 +31,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 static unsigned long onoff_ms = 20;
 param_ulong("torture.onoff", onoff_ms, 0, 60000,
 	    "MS: between the torture's random CPU downs/ups (default 20, 0: "
@@ -40,10 +39,11 @@ static char goal_word[48];
 param_string("torture.goal", goal_word,
 	     "CYCLES,GPS: end the torture early once it has done that many "
 	     "hotplug cycles and grace periods");
-static char mutant_word[16];
-param_string("torture.mutant", mutant_word,
-	     "early_gp: grace periods end at once (tests that the torture "
-	     "catches it)");
+static const char *const mutant_names[] = {"none", "early_gp", NULL};
+static enum { MUTANT_NONE, MUTANT_EARLY_GP } mutant;
+param_enum("torture.mutant", mutant, mutant_names,
+	   "early_gp: grace periods end at once, to show the torture "
+	   "catches it (default none)");
 
 #define PIPE_LEN 10
 #define NR_OBJS 64
@@ -329,11 +329,7 @@ void rcu_torture_run(unsigned long seconds)
 	struct rcu_stats before, after;
 	bool ok;
 
-	if (mutant_word[0]) {
-		if (strcmp(mutant_word, "early_gp")) {
-			pr_err("unknown torture.mutant '%s'\n", mutant_word);
-			return;
-		}
+	if (mutant == MUTANT_EARLY_GP) {
 		pr_warn("MUTANT: grace periods end as soon as they start\n");
 		fault_inject("rcu_early_gp", "on");
 	}

@@ -49,12 +49,17 @@ const struct hotplug_sync_ops rcu_design = {
 	.read_unlock = rcu_read_unlock_cookie,
 };
 
-static char sync_word[16];
-param_string("hotplug.sync", sync_word,
-	     "rwlock|percpu_rwsem|stop_machine|rcu: the online mask's reader "
-	     "design (default rcu)");
+static const char *const design_names[] = {
+	[HOTPLUG_SYNC_RWLOCK] = "rwlock",
+	[HOTPLUG_SYNC_PERCPU_RWSEM] = "percpu_rwsem",
+	[HOTPLUG_SYNC_STOP_MACHINE] = "stop_machine",
+	[HOTPLUG_SYNC_RCU] = "rcu",
+	NULL,
+};
 
 static enum hotplug_sync design = HOTPLUG_SYNC_RCU;
+param_enum("hotplug.sync", design, design_names,
+	   "the online mask's reader design (default rcu)");
 /* Switches begun and ended: odd while hotplug_sync_switch() runs. */
 static unsigned long switch_seq;
 
@@ -183,23 +188,13 @@ unsigned long hotplug_sync_switches(void)
 	return __atomic_load_n(&switch_seq, __ATOMIC_ACQUIRE);
 }
 
-/* At boot, before any CPU but this one is up. */
+/* At boot, before any CPU but this one is up: hotplug.sync= in force. */
 void hotplug_designs_init(void)
 {
-	int d;
-
-	if (!sync_word[0])
+	if (design == HOTPLUG_SYNC_RCU)
 		return;
-	d = hotplug_sync_parse(sync_word);
-	if (d < 0) {
-		pr_err("unknown hotplug.sync=%s (rwlock, percpu_rwsem, "
-		       "stop_machine, rcu): keeping rcu\n",
-		       sync_word);
-		return;
-	}
-	design = d;
 	cpu_maps_update_begin();
-	hotplug_sync_ops_set(designs[d]);
+	hotplug_sync_ops_set(designs[design]);
 	cpu_maps_update_done();
-	pr_info("online-mask readers use %s\n", designs[d]->name);
+	pr_info("online-mask readers use %s\n", designs[design]->name);
 }
