@@ -29,6 +29,8 @@ TFA_DIR = "/usr/lib/arm-trusted-firmware"
 TFA_SH = os.path.join(ROOT, "tools/tfa/tfa.sh")
 PATCH = os.path.join(ROOT, "tools/tfa/patch_bl31_qemu.py")
 RMR_SITE, TRAMPOLINE = 0x4E3C, 0x6800     # patch_bl31_qemu.py's KNOWN entry
+BSP_OFF_STORE = 0x4E2C                    # core 0's BSP_OFF, a nop on QEMU
+NOP = 0xD503201F
 STUB_SIZE = 0x1000                        # rpi3-armstub.S's BL31_OFFSET
 MAGIC = struct.pack("<I", 0x5AFE570B)
 
@@ -76,12 +78,15 @@ def main():
         diff = [i for i in range(min(len(bl31), len(patched))) if bl31[i] != patched[i]]
         branch = struct.unpack_from("<I", patched, RMR_SITE)[0] if len(patched) > RMR_SITE else 0
         want_branch = 0x14000000 | ((TRAMPOLINE - RMR_SITE) >> 2)
+        store = (struct.unpack_from("<I", patched, BSP_OFF_STORE)[0]
+                 if len(patched) > BSP_OFF_STORE else 0)
         ok = (len(patched) == len(bl31) and branch == want_branch and diff and
+              store == NOP and
               all(RMR_SITE <= i < RMR_SITE + 4 or TRAMPOLINE <= i < TRAMPOLINE + 0x40
-                  for i in diff))
-        ktap.result("armstub_qemu_patch_is_one_branch_and_the_trampoline", ok,
+                  or BSP_OFF_STORE <= i < BSP_OFF_STORE + 4 for i in diff))
+        ktap.result("armstub_qemu_patch_is_the_branch_the_nop_and_the_trampoline", ok,
                     f"{len(diff)} bytes differ, at {RMR_SITE:#x}: {branch:#010x} "
-                    f"(want {want_branch:#010x})")
+                    f"(want {want_branch:#010x}), at {BSP_OFF_STORE:#x}: {store:#010x}")
 
         # The Pi 4's: Debian's rpi4 bl31.bin with the same change, its hold
         # pen taking GO as it leaves (the clear on arrival a nop, a branch

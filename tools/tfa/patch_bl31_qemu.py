@@ -20,6 +20,14 @@ instead of clearing it on arrival, as tools/tfa/rpi3-armstub.S's pen does
 for the Pi 3: two more words, each checked, and four instructions after
 the trampoline.
 
+Core 0 of either build, going off, writes BSP_OFF over its hold word
+before the reset, so that TF-A's own pen can tell its warm boot from a
+cold one; TF-A has marked it OFF before that, so a CPU_ON that wrote GO
+in between is overwritten, and core 0 is lost the same way (one
+raspi3b-tfa hotplug stress boot in 30 with a busy host). The Pi 3's
+armstub tells core 0's cold boot by its own flag, so the rpi3 copy drops
+that store. The rpi4's pen needs it: there the race stays (docs/boards.md).
+
 Only the builds whose bytes were checked are accepted; anything else is
 refused with the reason. The output is for QEMU only: SD cards get the
 stock file.
@@ -34,22 +42,24 @@ import sys
 
 MSR_RMR_EL3_X0 = 0xD51EC040
 NOP = 0xD503201F
-STR_X1_X0 = 0xF9000001       # str x1, [x0]: the pen's clear on arrival
+STR_X1_X0 = 0xF9000001       # str x1, [x0]: the pen's clear on arrival,
+                             # and core 0's BSP_OFF before its reset
 STR_XZR_X0 = 0xF900001F      # str xzr, [x0]
 DSB_SY = 0xD5033F9F
 MOV_X0_0X100 = 0xD2802000    # mov x0, #0x100: the warm entry point's word
 
 # sha256 of the build -> its board, load address, offset of `msr rmr_el3,
 # x0`, offset and size of zero padding at the end of its code (mapped
-# executable), and for the rpi4 the pen: (offset of its clear on arrival,
-# offset of the `mov x0, #0x100` after its wait).
+# executable), for the rpi4 the pen: (offset of its clear on arrival,
+# offset of the `mov x0, #0x100` after its wait), and for the rpi3 the
+# offset of core 0's BSP_OFF store in rpi3_pwr_down_wfi().
 KNOWN = {
     # arm-trusted-firmware 2.8.0+dfsg-1 (Debian 12), rpi3, debug build
     "e1d2705661e45366461cb745ee0131a2bddfa19b4339ce78948ecef93fab84f7":
-        ("rpi3", 0x100E0000, 0x4E3C, 0x6800, 0x800, None),
+        ("rpi3", 0x100E0000, 0x4E3C, 0x6800, 0x800, None, 0x4E2C),
     # the same package's rpi4 build: the armstub itself, loaded at 0
     "2033f257de495cf2d31c81704811bf1bab955e24d4d1823900a7615cadc15ccb":
-        ("rpi4", 0x0, 0x889C, 0xB800, 0x800, (0x231C, 0x2330)),
+        ("rpi4", 0x0, 0x889C, 0xB800, 0x800, (0x231C, 0x2330), None),
 }
 
 
@@ -107,8 +117,11 @@ def main():
         fail(f"{src} is not the TF-A build this workaround was checked "
              f"against (sha256 {digest}); refusing to patch it. Debian 12's "
              "arm-trusted-firmware 2.8.0+dfsg-1 rpi3/ and rpi4/bl31.bin are.")
-    _, base, site, space, room, pen = KNOWN[digest]
+    _, base, site, space, room, pen, bsp_off = KNOWN[digest]
     word(data, site, MSR_RMR_EL3_X0, "msr rmr_el3")
+    if bsp_off:
+        word(data, bsp_off, STR_X1_X0, "core 0's BSP_OFF str x1, [x0]")
+        struct.pack_into("<I", data, bsp_off, NOP)
     if len(tramp) + (16 if pen else 0) > room or any(data[space:space + len(tramp)]):
         fail(f"{src}: no free room for the trampoline at {space:#x}")
     data[space:space + len(tramp)] = tramp
@@ -119,7 +132,9 @@ def main():
         f.write(data)
     print(f"patch_bl31_qemu.py: {out}: msr rmr_el3 at "
           f"{base + site:#x} -> b {base + space:#x}"
-          f"{'; the hold pen takes GO as it leaves' if pen else ''} (QEMU only)")
+          f"{'; the hold pen takes GO as it leaves' if pen else ''}"
+          f"{'; core 0 keeps its hold word going off' if bsp_off else ''}"
+          " (QEMU only)")
     return 0
 
 
