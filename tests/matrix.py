@@ -545,7 +545,7 @@ BOOTS = [
     # Each detector's lkdtm trigger: the report as Linux prints it, with
     # the stacks of the access, the allocation and the free.
     sanitizer_boot("ubsan_shift",
-                   r"^UBSAN: shift-out-of-bounds in kernel/debug/lkdtm\.c:\d+:\d+$",
+                   r"^UBSAN: shift-out-of-bounds in kernel/tests/lkdtm\.c:\d+:\d+$",
                    r"^shift exponent 40 is too large for 32-bit type 'int'$",
                    r"^Call trace:$", r"^\s+ubsan_shift\+0x", r"^\s+lkdtm_run\+0x"),
     sanitizer_boot("kasan_uaf",
@@ -1526,12 +1526,12 @@ BOOTS = [
     # lock.
     lockdep_boot("rcu_deref",
                  r"^WARNING: suspicious RCU usage$",
-                 r"^kernel/debug/lkdtm\.c:\d+ suspicious rcu_dereference_check\(\) usage!$",
+                 r"^kernel/tests/lkdtm\.c:\d+ suspicious rcu_dereference_check\(\) usage!$",
                  r"^no locks held by init/\d+\.$",
                  expect=(r"^\s+lockdep_rcu_deref\+0x",)),
     lockdep_boot("percpu_remote",
                  r"^WARNING: suspicious RCU usage$",
-                 r"^kernel/debug/lkdtm\.c:\d+ per_cpu_ptr\(\) of another CPU used "
+                 r"^kernel/tests/lkdtm\.c:\d+ per_cpu_ptr\(\) of another CPU used "
                  r"outside a read-side section and without the hotplug lock!$",
                  expect=(r"^\s+lockdep_percpu_remote\+0x",)),
     # A thread blocked forever is reported with its backtrace (then panics).
